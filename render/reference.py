@@ -1,0 +1,137 @@
+"""The CPU reference renderer in NumPy: the oracle for every CUDA variant and the no-GPU backend.
+
+For each circle in index order it visits the clamped pixel box (``shading.pixel_bounds``), tests
+coverage with the inclusive float32 test and blends the covered pixels "over" the image. Rows are
+independent, so large scenes are split into horizontal bands rendered by worker processes; each
+band still blends its circles strictly in index order, so the result does not depend on the split.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from render import shading
+from render.base import CircleRenderer
+from scenes.animation import advance
+from scenes.model import CircleScene
+
+f32 = np.float32
+
+# Under this many circles a process pool costs more than it saves.
+PARALLEL_MIN_CIRCLES = 20000
+
+
+def clear_image(scene: CircleScene, width: int, height: int) -> np.ndarray:
+    """The cleared image, float32 (height, width, 4), row 0 = bottom of the picture."""
+    image = np.empty((height, width, 4), np.float32)
+    image[..., 3] = 1
+    rgb = scene.background_rgb()
+    if rgb is None:
+        rows = np.arange(height, dtype=np.float32)
+        shade = f32(0.4) + (f32(0.45) * (f32(height) - rows)) / f32(height)
+        image[..., :3] = shade[:, None, None]
+    else:
+        image[..., :3] = np.asarray(rgb, np.float32)
+    return image
+
+
+def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: int) -> None:
+    """Blend all circles, in index order, into rows [row0, row0 + rows) of the picture.
+
+    planes: float32 (4, rows, width), channel-planar RGBA, modified in place. Planar channels keep
+    every NumPy pass over a circle's box contiguous along rows.
+    """
+    rows, width = planes.shape[1:]
+    bounds = shading.pixel_bounds(scene.position, scene.radius, width, full_height)
+    bounds[:, 2] = np.maximum(bounds[:, 2], row0) - row0
+    bounds[:, 3] = np.minimum(bounds[:, 3], row0 + rows) - row0
+    visible = np.nonzero((bounds[:, 0] < bounds[:, 1]) & (bounds[:, 2] < bounds[:, 3]))[0]
+    centers_x = shading.pixel_centers(width)
+    centers_y = shading.pixel_centers(full_height)[row0 : row0 + rows]
+    snow = scene.shading == "snowflake"
+    radius2 = (scene.radius * scene.radius)[visible].tolist()
+    pos = scene.position[visible].tolist()
+    box = bounds[visible].tolist()
+    # P = a*C + (1-a)*P, evaluated as (1-a)*P then + a*C: the same two roundings.
+    alpha_color = (shading.FLAT_ALPHA * scene.color)[visible][:, :, None, None]
+    one_minus = f32(1) - shading.FLAT_ALPHA
+    for k, index in enumerate(visible.tolist()):
+        x0, x1, y0, y1 = box[k]
+        px, py, pz = pos[k]
+        dx = centers_x[x0:x1] - px
+        dy = centers_y[y0:y1] - py
+        dist2 = dx * dx + (dy * dy)[:, None]
+        covered = dist2 <= radius2[k]
+        rgb = planes[:3, y0:y1, x0:x1]
+        if snow:
+            color, alpha = shading.snowflake_rgba(dist2, scene.radius[index], f32(pz))
+            keep = (f32(1) - alpha) * rgb
+            np.add(np.moveaxis(alpha[..., None] * color, -1, 0), keep, out=rgb, where=covered)
+        else:
+            alpha = shading.FLAT_ALPHA
+            np.multiply(rgb, one_minus, out=rgb, where=covered)
+            np.add(rgb, alpha_color[k], out=rgb, where=covered)
+        np.add(planes[3, y0:y1, x0:x1], alpha, out=planes[3, y0:y1, x0:x1], where=covered)
+
+
+# Worker processes inherit the scene through fork instead of pickling millions of circles.
+_FORK_SCENE: CircleScene | None = None
+
+
+def _render_band(args: tuple[np.ndarray, int, int]) -> np.ndarray:
+    planes, row0, full_height = args
+    blend_rows(_FORK_SCENE, planes, row0, full_height)
+    return planes
+
+
+def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
+    """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays."""
+    global _FORK_SCENE
+    height = image.shape[0]
+    planes = np.ascontiguousarray(np.moveaxis(image, -1, 0))
+    workers = workers or min(os.cpu_count() or 1, 16)
+    if workers <= 1 or scene.count < PARALLEL_MIN_CIRCLES or height < 2 * workers:
+        blend_rows(scene, planes, 0, height)
+    else:
+        # More bands than workers, so that a band crowded with big circles leaves no one idle.
+        edges = np.linspace(0, height, 4 * workers + 1).astype(int)
+        jobs = [(planes[:, a:b].copy(), a, height) for a, b in zip(edges[:-1], edges[1:]) if b > a]
+        _FORK_SCENE = scene
+        try:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                for (_, row0, _), band in zip(jobs, pool.map(_render_band, jobs)):
+                    planes[:, row0 : row0 + band.shape[1]] = band
+        finally:
+            _FORK_SCENE = None
+    image[...] = np.moveaxis(planes, 0, -1)
+
+
+class ReferenceRenderer(CircleRenderer):
+    """The CPU backend: exact to the spec, slow for millions of circles at large sizes."""
+
+    name = "reference"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers
+
+    def load(self, scene: CircleScene, width: int, height: int) -> None:
+        self.scene = scene.copy()
+        self.width, self.height = width, height
+        self._image = clear_image(self.scene, width, height)
+
+    def clear(self) -> None:
+        self._image = clear_image(self.scene, self.width, self.height)
+
+    def advance(self) -> None:
+        advance(self.scene)
+
+    def render(self) -> None:
+        render_reference(self.scene, self._image, self.workers)
+
+    def image(self) -> np.ndarray:
+        return self._image.copy()
