@@ -99,12 +99,12 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
     else:
         # More bands than workers, so that a band crowded with big circles leaves no one idle.
         edges = np.linspace(0, height, 4 * workers + 1).astype(int)
-        jobs = [(planes[:, a:b].copy(), a, height) for a, b in zip(edges[:-1], edges[1:]) if b > a]
+        jobs = [(planes[:, a:b].copy(), a, height) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
         _FORK_SCENE = scene
         try:
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                for (_, row0, _), band in zip(jobs, pool.map(_render_band, jobs)):
+                for (_, row0, _), band in zip(jobs, pool.map(_render_band, jobs), strict=True):
                     planes[:, row0 : row0 + band.shape[1]] = band
         finally:
             _FORK_SCENE = None

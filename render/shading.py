@@ -13,9 +13,7 @@ f32 = np.float32
 FLAT_ALPHA = f32(0.5)
 
 # The snowflake color ramp T0..T4, padded with T4 so that t == 1 (index 4, weight 0) reads T4.
-SNOW_RAMP = np.array(
-    [(1, 1, 1), (1, 1, 1), (0.8, 0.9, 1), (0.8, 0.9, 1), (0.8, 0.8, 1), (0.8, 0.8, 1)], np.float32
-)
+SNOW_RAMP = np.array([(1, 1, 1), (1, 1, 1), (0.8, 0.9, 1), (0.8, 0.9, 1), (0.8, 0.8, 1), (0.8, 0.8, 1)], np.float32)
 
 
 def pixel_centers(count: int) -> np.ndarray:

@@ -239,7 +239,5 @@ def build_scene(name: str, seed: int = 0) -> CircleScene:
     try:
         generator = _GENERATORS[name]
     except KeyError:
-        raise UnknownSceneError(
-            f"unknown scene {name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}"
-        ) from None
+        raise UnknownSceneError(f"unknown scene {name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}") from None
     return generator(seed)

@@ -22,7 +22,7 @@ _BLOCK = 4096
 RAND_MAX = 2147483647
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _block_matrix(block: int) -> np.ndarray:
     """Coefficients (block, 34) uint64: row j gives r[s + j] from the window r[s-34 .. s-1].
 

@@ -1,0 +1,303 @@
+"""The command line: ``render``, ``check``, ``bench`` and ``scene save``.
+
+Every user error ends in one line ``error: ...`` on stderr and exit code 2; a failed check exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from render.base import RendererUnavailable, render_frame
+from render.gpu import gpu_problem
+from render.image_io import ExportError, write_png, write_raw
+from render.variants import VARIANT_NAMES, UnknownVariantError, parse_variant
+from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
+from scenes.files import SceneFileError, is_scene_file, load_scene, save_scene
+from scenes.model import CircleScene
+
+MAX_SIZE = 16384
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be an integer, got {text!r}") from None
+    if not 1 <= value <= MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"size must be between 1 and {MAX_SIZE}, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a value >= 0, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a value >= 1, got 0")
+    return value
+
+
+def scene_factory(name_or_file: str, seed: int) -> Callable[[], CircleScene]:
+    """A function making the scene: a built-in name, or a path to a .npz / .json scene file."""
+    if is_scene_file(name_or_file) or Path(name_or_file).exists():
+        return lambda: load_scene(name_or_file)
+    if name_or_file not in SCENE_NAMES:
+        raise UsageError(
+            f"unknown scene {name_or_file!r}: not a scene file (.npz, .json) and not a built-in "
+            f"scene ({', '.join(SCENE_NAMES)})"
+        )
+    return lambda: build_scene(name_or_file, seed)
+
+
+def _variants(names: list[str] | None) -> list[str]:
+    chosen = names or [name for name in VARIANT_NAMES]
+    for name in chosen:
+        try:
+            parse_variant(name)
+        except UnknownVariantError as error:
+            raise UsageError(str(error)) from None
+    return chosen
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def choose_backend(requested: str | None) -> str:
+    """'cuda' or 'cpu'; without a request, cuda when a GPU is usable, saying which was chosen."""
+    problem = gpu_problem()
+    if requested == "cuda" and problem:
+        raise UsageError(f"--backend cuda needs a CUDA GPU: {problem}")
+    if requested:
+        return requested
+    if problem:
+        _note(f"backend: cpu (reference renderer; {problem})")
+        return "cpu"
+    from render.gpu import gpu_name
+
+    _note(f"backend: cuda ({gpu_name()})")
+    return "cuda"
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    make_scene = scene_factory(args.scene, args.seed)
+    if args.variant and args.backend == "cpu":
+        raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
+    variant = args.variant or "auto"
+    _variants([variant])
+    backend = choose_backend(args.backend)
+    scene = make_scene()
+    if backend == "cuda":
+        from render.cuda_renderer import CudaRenderer
+
+        renderer = CudaRenderer(variant)
+    else:
+        from render.reference import ReferenceRenderer
+
+        renderer = ReferenceRenderer()
+    renderer.load(scene, args.size, args.size)
+    image = render_frame(renderer, args.frame)
+    label = getattr(renderer, "resolved", None)
+    outputs = []
+    out = args.out
+    if not out and not args.raw:
+        out = f"{scene.name}_{args.frame:04d}.png"
+    if out:
+        outputs.append(write_png(image, out))
+    if args.raw:
+        outputs.append(write_raw(image, args.raw))
+    used = f"{backend}" + (f" {label.label()}" if label else "")
+    for path in outputs:
+        print(f"wrote {path} ({scene.name}, {args.size}x{args.size}, frame {args.frame}, {used})")
+    return 0
+
+
+def _scene_list(names: list[str] | None, seed: int) -> list[tuple[str, Callable[[], CircleScene]]]:
+    return [(name, scene_factory(name, seed)) for name in (names or list(SCENE_NAMES))]
+
+
+def _require_gpu(command: str) -> None:
+    problem = gpu_problem()
+    if problem:
+        raise UsageError(f"{command} runs the CUDA variants and needs a CUDA GPU: {problem}")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    scenes = _scene_list(args.scenes, args.seed)
+    variants = _variants(args.variants)
+    _require_gpu("check")
+    from render.check import run_check
+
+    header = f"{'scene':<14} {'variant':<40} {'max |diff|':>11} {'bad':>6}  result"
+    print(header)
+    print("-" * len(header))
+
+    def report(row) -> None:
+        if row.comparison is None:
+            print(f"{row.scene:<14} {row.variant:<40} {'-':>11} {'-':>6}  UNAVAILABLE: {row.note}")
+        else:
+            c = row.comparison
+            verdict = "pass" if c.passed else "FAIL"
+            print(f"{row.scene:<14} {row.variant:<40} {c.max_abs_diff:>11.3g} {c.bad_values:>6}  {verdict}")
+        sys.stdout.flush()
+
+    rows = run_check(scenes, variants, args.size, args.frame, report)
+    failed = [row for row in rows if not row.passed]
+    print(f"{len(rows) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+def _progress_bar(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<48}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)
+    variants = _variants(args.variants)
+    _require_gpu("bench")
+    from render.bench import BEST_PEER_MS, run_bench
+    from render.gpu import gpu_name
+
+    rows = run_bench(scenes, variants, args.size, args.frames, args.runs, _progress_bar)
+    print(f"{gpu_name()}, {args.size}x{args.size}, seed {args.seed}, frames 0-{args.frames - 1}, best of {args.runs}")
+    header = (
+        f"{'scene':<11} {'variant':<24} {'total ms':>9} {'peer ms':>8} {'clear':>7} {'advance':>7} "
+        f"{'binning':>8} {'blending':>8} {'floor ms':>9} {'x floor':>8} {'pool MiB':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        if row.total_ms is None:
+            print(f"{row.scene:<11} {row.variant:<24} unavailable: {row.note}")
+            continue
+        peer = BEST_PEER_MS.get(row.scene) if args.size == 1024 and args.seed == 0 else None
+        st = row.stage_ms
+        print(
+            f"{row.scene:<11} {row.variant:<24} {row.total_ms:>9.3f} {peer if peer else '-':>8} "
+            f"{st.get('clear', 0):>7.3f} {st.get('advance', 0):>7.3f} {st.get('binning', 0):>8.3f} "
+            f"{st.get('blending', 0):>8.3f} {row.floor_ms:>9.4f} {row.floor_ratio or 0:>8.1f} {row.pool_mib:>8.1f}"
+        )
+    if args.json:
+        payload = {
+            "gpu": gpu_name(),
+            "size": args.size,
+            "seed": args.seed,
+            "frames": args.frames,
+            "runs": args.runs,
+            "rows": [dict(row.__dict__, floor_ratio=row.floor_ratio) for row in rows],
+        }
+        try:
+            Path(args.json).write_text(json.dumps(payload, indent=2))
+        except OSError as error:
+            raise UsageError(f"cannot write {args.json}: {error.strerror or error}") from None
+        print(f"wrote {args.json}")
+    return 0
+
+
+def cmd_scene_save(args: argparse.Namespace) -> int:
+    if args.name not in SCENE_NAMES:
+        raise UsageError(f"unknown scene {args.name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}")
+    if not is_scene_file(args.file):
+        raise UsageError(f"{args.file}: scene files end in .npz or .json")
+    scene = build_scene(args.name, args.seed)
+    if args.frame is not None:
+        from scenes.animation import advance
+
+        for _ in range(args.frame + 1):
+            advance(scene)
+    try:
+        path = save_scene(scene, args.file)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.file}: {error.strerror or error}") from None
+    print(f"wrote {path} ({args.name}, {scene.count} circles)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="main.py",
+        description="rasterlab: explore GPU circle-rendering kernels (CS149 assignment 3 scenes).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    render = sub.add_parser("render", help="render one frame of a scene to PNG and/or raw float32")
+    render.add_argument(
+        "--scene", required=True, help=f"built-in scene ({', '.join(SCENE_NAMES)}) or a .npz/.json file"
+    )
+    render.add_argument("--size", type=_size, default=1024, help="image width and height (default 1024)")
+    render.add_argument("--seed", type=_non_negative, default=0, help="scene seed (default 0)")
+    render.add_argument("--frame", type=_non_negative, default=0, help="frame k, rendered after k+1 advances")
+    render.add_argument("--variant", help=f"CUDA variant: {', '.join(VARIANT_NAMES)} (options: name:key=value,...)")
+    render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
+    render.add_argument("--out", help="PNG file (default <scene>_<frame>.png when no --raw)")
+    render.add_argument("--raw", help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
+    render.set_defaults(run=cmd_render)
+
+    check = sub.add_parser("check", help="compare every CUDA variant with the CPU reference")
+    check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes")
+    check.add_argument("--variants", nargs="+", help="default: every variant")
+    check.add_argument("--size", type=_size, default=1024)
+    check.add_argument("--seed", type=_non_negative, default=0)
+    check.add_argument("--frame", type=_non_negative, default=0)
+    check.set_defaults(run=cmd_check)
+
+    bench = sub.add_parser("bench", help="time variants with the CS149 protocol and CUDA events")
+    bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
+    bench.add_argument("--variants", nargs="+", help="default: every variant")
+    bench.add_argument("--size", type=_size, default=1024)
+    bench.add_argument("--seed", type=_non_negative, default=0)
+    bench.add_argument("--frames", type=_positive, default=4)
+    bench.add_argument("--runs", type=_positive, default=3)
+    bench.add_argument("--json", help="also write every figure to this JSON file")
+    bench.set_defaults(run=cmd_bench)
+
+    scene = sub.add_parser("scene", help="scene files")
+    scene_sub = scene.add_subparsers(dest="scene_command", metavar="ACTION", required=True)
+    save = scene_sub.add_parser("save", help="save a built-in scene to .npz or .json")
+    save.add_argument("name", help="built-in scene name")
+    save.add_argument("file", help="output file (.npz or .json)")
+    save.add_argument("--seed", type=_non_negative, default=0)
+    save.add_argument("--frame", type=_non_negative, help="save the state of frame k (after k+1 advances)")
+    save.set_defaults(run=cmd_scene_save)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        _note(
+            "\nerror: the interactive window is not built yet (issue 3); "
+            "use one of the commands above, e.g. python main.py render --scene rgb"
+        )
+        return 2
+    try:
+        return args.run(args)
+    except (UsageError, UnknownSceneError, SceneFileError, RendererUnavailable, ExportError) as error:
+        _note(f"error: {error}")
+        return 2
+    except KeyboardInterrupt:
+        _note("interrupted")
+        return 130

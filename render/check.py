@@ -1,0 +1,60 @@
+"""``check``: every CUDA variant against the CPU reference on every scene, at one size and frame."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+
+from render.base import RendererUnavailable, render_frame
+from render.compare import Comparison, compare_images
+from render.cuda_renderer import CudaRenderer
+from render.reference import ReferenceRenderer
+from scenes.model import CircleScene
+
+
+@dataclasses.dataclass
+class CheckRow:
+    scene: str
+    variant: str
+    comparison: Comparison | None  # None when the variant could not run
+    note: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.comparison is not None and self.comparison.passed
+
+
+def reference_image(scene: CircleScene, size: int, frame: int):
+    renderer = ReferenceRenderer()
+    renderer.load(scene, size, size)
+    return render_frame(renderer, frame)
+
+
+def gpu_image(scene: CircleScene, variant: str, size: int, frame: int):
+    """Frame ``frame`` from a fresh CUDA renderer whose image starts poisoned with NaN."""
+    renderer = CudaRenderer(variant)
+    renderer.load(scene, size, size)
+    renderer.poison()
+    return render_frame(renderer, frame)
+
+
+def run_check(
+    scenes: Iterable[tuple[str, Callable[[], CircleScene]]],
+    variants: list[str],
+    size: int,
+    frame: int,
+    report: Callable[[CheckRow], None] = lambda row: None,
+) -> list[CheckRow]:
+    """Compare each variant with the reference on each (name, scene factory); one row per pair."""
+    rows = []
+    for name, make_scene in scenes:
+        scene = make_scene()
+        reference = reference_image(scene, size, frame)
+        for variant in variants:
+            try:
+                row = CheckRow(name, variant, compare_images(reference, gpu_image(scene, variant, size, frame)))
+            except RendererUnavailable as error:
+                row = CheckRow(name, variant, None, str(error))
+            rows.append(row)
+            report(row)
+    return rows

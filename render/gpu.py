@@ -1,0 +1,27 @@
+"""Whether a CUDA GPU is usable here, and why not when it is not."""
+
+from __future__ import annotations
+
+import functools
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_problem() -> str | None:
+    """None when a CUDA device can run our kernels, else one line saying why it cannot."""
+    try:
+        import cupy
+    except ImportError as error:
+        return f"CuPy is not installed ({error})"
+    try:
+        if not cupy.cuda.is_available():
+            return "no CUDA GPU is available (CuPy found no usable device or driver)"
+        cupy.cuda.runtime.getDeviceProperties(0)
+    except Exception as error:  # CuPy raises driver errors of several types
+        return f"the CUDA GPU cannot be used ({error})"
+    return None
+
+
+def gpu_name() -> str:
+    import cupy
+
+    return cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()

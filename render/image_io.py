@@ -1,0 +1,62 @@
+"""Writing rendered images: PNG the way the course's PPM writer quantizes, and raw float32 arrays.
+
+Both write to a temporary file in the target folder and rename it, so a failure never leaves a
+partial file behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from render.base import image_top_down
+
+
+class ExportError(OSError):
+    """The image could not be written; the message names the path and the reason."""
+
+
+def to_rgb8(image: np.ndarray) -> np.ndarray:
+    """uint8 (H, W, 3), top row = top of the picture, each channel trunc(255 * clamp(v, 0, 1)).
+
+    image: float32 (H, W, 4), row 0 = bottom (the renderers' layout). NaN maps to 0.
+    """
+    rgb = np.nan_to_num(image[..., :3], nan=0.0)
+    scaled = np.float32(255) * np.clip(rgb, np.float32(0), np.float32(1))
+    return image_top_down(scaled.astype(np.uint8))
+
+
+def _atomic_write(path: Path, write) -> Path:
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            write(stream)
+        os.replace(temporary, path)
+    except BaseException as error:
+        Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+        raise
+    return path
+
+
+def write_png(image: np.ndarray, path: str | Path) -> Path:
+    """Save ``image`` float32 (H, W, 4), row 0 = bottom, as an 8-bit RGB PNG."""
+    from PIL import Image
+
+    pixels = Image.fromarray(to_rgb8(image), "RGB")
+    return _atomic_write(Path(path), lambda stream: pixels.save(stream, format="PNG"))
+
+
+def write_raw(image: np.ndarray, path: str | Path) -> Path:
+    """Save ``image`` as float32 (H, W, 4) RGBA .npy, unclamped, row 0 = top of the picture."""
+    data = image_top_down(image.astype(np.float32, copy=False))
+    return _atomic_write(Path(path), lambda stream: np.save(stream, data))

@@ -1,0 +1,49 @@
+"""Building the ``shaders/*.cu`` modules: one list of options for NVRTC at run time (through CuPy)
+and for ``nvcc`` in the CI compile test, so both build exactly the same code.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
+ARCH = "sm_90"
+
+# --fmad=false: the reference rounds every float32 product and sum separately (see circle_common.cuh).
+BASE_OPTIONS = ("-std=c++17", "--fmad=false")
+
+
+def define_flags(defines: dict[str, object]) -> tuple[str, ...]:
+    return tuple(f"-D{key}={value}" for key, value in sorted(defines.items()))
+
+
+def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[str]:
+    """The nvcc command line that compiles ``shaders/<source>`` to a cubin for the Hopper target."""
+    return [
+        "nvcc",
+        f"-arch={ARCH}",
+        "-cubin",
+        *BASE_OPTIONS,
+        f"-I{SHADER_DIR}",
+        *define_flags(defines),
+        "-o",
+        output,
+        str(SHADER_DIR / source),
+    ]
+
+
+@functools.cache
+def _load(source: str, defines: tuple[tuple[str, object], ...]):
+    import cupy
+
+    code = (SHADER_DIR / source).read_text()
+    options = (*BASE_OPTIONS, f"-I{SHADER_DIR}", *define_flags(dict(defines)))
+    module = cupy.RawModule(code=code, options=options)
+    module.compile()
+    return module
+
+
+def load_module(source: str, **defines: object):
+    """The compiled CuPy ``RawModule`` of ``shaders/<source>`` with ``-D`` defines (cached)."""
+    return _load(source, tuple(sorted(defines.items())))

@@ -1,0 +1,88 @@
+// Block-wide exclusive scans of 0/1 flags, one per thread, over BLOCK threads (a power of two,
+// <= 1024), with linear thread index t. Each returns the thread's exclusive prefix and writes the
+// block's total. `scratch` is shared memory of at least 2 * BLOCK + 1 ints. Every thread of the
+// block must call; the caller must __syncthreads() before the next call reuses scratch.
+#pragma once
+
+#define SCAN_HILLIS_STEELE 0
+#define SCAN_BLELLOCH 1
+#define SCAN_WARP 2
+
+// log2(BLOCK) steps of "add the value `offset` to the left", double-buffered: O(n log n) adds.
+template <int BLOCK>
+__device__ __forceinline__ int scan_hillis_steele(int flag, int t, int* scratch, int& total) {
+    int read = 0;
+    scratch[t] = flag;
+    __syncthreads();
+    for (int offset = 1; offset < BLOCK; offset <<= 1) {
+        int value = scratch[read * BLOCK + t];
+        if (t >= offset) value += scratch[read * BLOCK + t - offset];
+        read ^= 1;
+        scratch[read * BLOCK + t] = value;
+        __syncthreads();
+    }
+    total = scratch[read * BLOCK + BLOCK - 1];
+    return scratch[read * BLOCK + t] - flag;
+}
+
+// Up-sweep builds partial sums in a tree, down-sweep pushes prefixes back down: O(n) adds.
+template <int BLOCK>
+__device__ __forceinline__ int scan_blelloch(int flag, int t, int* scratch, int& total) {
+    scratch[t] = flag;
+    __syncthreads();
+    for (int stride = 1; stride < BLOCK; stride <<= 1) {
+        const int i = (t + 1) * 2 * stride - 1;
+        if (i < BLOCK) scratch[i] += scratch[i - stride];
+        __syncthreads();
+    }
+    if (t == 0) {
+        scratch[BLOCK] = scratch[BLOCK - 1];
+        scratch[BLOCK - 1] = 0;
+    }
+    __syncthreads();
+    for (int stride = BLOCK / 2; stride >= 1; stride >>= 1) {
+        const int i = (t + 1) * 2 * stride - 1;
+        if (i < BLOCK) {
+            const int left = scratch[i - stride];
+            scratch[i - stride] = scratch[i];
+            scratch[i] += left;
+        }
+        __syncthreads();
+    }
+    total = scratch[BLOCK];
+    return scratch[t];
+}
+
+// A ballot gives each warp its flags as a bit mask; popcounts give the in-warp prefix, and the
+// first warp scans the per-warp counts with shuffles. Two barriers in all.
+template <int BLOCK>
+__device__ __forceinline__ int scan_warp_ballot(int flag, int t, int* scratch, int& total) {
+    constexpr int kWarps = BLOCK / 32;
+    const int lane = t & 31;
+    const int warp = t >> 5;
+    const unsigned mask = __ballot_sync(0xffffffffu, flag);
+    const int in_warp = __popc(mask & ((1u << lane) - 1u));
+    if (lane == 0) scratch[warp] = __popc(mask);
+    __syncthreads();
+    if (warp == 0) {
+        const int count = lane < kWarps ? scratch[lane] : 0;
+        int inclusive = count;
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const int left = __shfl_up_sync(0xffffffffu, inclusive, offset);
+            if (lane >= offset) inclusive += left;
+        }
+        scratch[32 + lane] = inclusive - count;
+        if (lane == 31) scratch[64] = inclusive;
+    }
+    __syncthreads();
+    total = scratch[64];
+    return scratch[32 + warp] + in_warp;
+}
+
+template <int BLOCK, int ALGORITHM>
+__device__ __forceinline__ int block_exclusive_scan(int flag, int t, int* scratch, int& total) {
+    static_assert(BLOCK >= 64 && (BLOCK & (BLOCK - 1)) == 0, "BLOCK must be a power of two >= 64");
+    if (ALGORITHM == SCAN_HILLIS_STEELE) return scan_hillis_steele<BLOCK>(flag, t, scratch, total);
+    if (ALGORITHM == SCAN_BLELLOCH) return scan_blelloch<BLOCK>(flag, t, scratch, total);
+    return scan_warp_ballot<BLOCK>(flag, t, scratch, total);
+}

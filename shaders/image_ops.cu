@@ -1,0 +1,39 @@
+// Clearing the image, and counting covered (pixel, circle) pairs for a scene's blend floor.
+#include "circle_common.cuh"
+
+// Every pixel to (red, green, blue, 1), or with snow != 0 to the course's vertical gray ramp.
+extern "C" __global__ void clear_image(float4* image, int width, int height, int snow, float red,
+                                       float green, float blue) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height) return;
+    if (snow) {
+        const float h = static_cast<float>(height);
+        const float shade = .4f + (.45f * static_cast<float>(height - y)) / h;
+        image[y * width + x] = make_float4(shade, shade, shade, 1.f);
+    } else {
+        image[y * width + x] = make_float4(red, green, blue, 1.f);
+    }
+}
+
+// One thread per circle walks its pixel box and adds the covered pixels to *pairs.
+extern "C" __global__ void count_covered_pairs(const float* position, const float* radius,
+                                               int count, int width, int height,
+                                               unsigned long long* pairs) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const float cx = position[3 * i], cy = position[3 * i + 1], r = radius[i];
+    int x0, x1, y0, y1;
+    pixel_span(cx, r, width, x0, x1);
+    pixel_span(cy, r, height, y0, y1);
+    const float inv_w = 1.f / static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
+    unsigned long long covered = 0;
+    for (int y = y0; y < y1; ++y) {
+        const float dy = pixel_center(y, inv_h) - cy;
+        for (int x = x0; x < x1; ++x) {
+            const float dx = pixel_center(x, inv_w) - cx;
+            covered += (dx * dx + dy * dy <= r * r);
+        }
+    }
+    if (covered) atomicAdd(pairs, covered);
+}

@@ -1,0 +1,41 @@
+// One block per TILE x TILE screen tile. The block walks the circles in chunks of one circle per
+// thread, tests each against the tile, compacts the hits in index order with a block-wide
+// exclusive scan into shared memory, then every thread blends its own pixel through the list.
+// Each pixel is owned by one thread and visited in index order: no atomics, order preserved.
+// Build with -DTILE=16|32, -DSCAN_ALGORITHM=0|1|2 (block_scan.cuh), -DEXACT_TILE_TEST=0|1.
+#include "block_scan.cuh"
+#include "circle_common.cuh"
+
+#define BLOCK (TILE * TILE)
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    render_tile_scan(const float* position, const float* radius, const float* color,
+                     float4* image, int width, int height, int count, int snowflake) {
+    __shared__ Circle hits[BLOCK];
+    __shared__ int scratch[2 * BLOCK + 1];
+    const int t = threadIdx.y * TILE + threadIdx.x;
+    const int x = blockIdx.x * TILE + threadIdx.x;
+    const int y = blockIdx.y * TILE + threadIdx.y;
+    const bool inside = x < width && y < height;
+    const float px = pixel_center(x, 1.f / static_cast<float>(width));
+    const float py = pixel_center(y, 1.f / static_cast<float>(height));
+    const Box box = tile_box(blockIdx.x, blockIdx.y, TILE, width, height);
+    float4 pixel = inside ? image[y * width + x] : make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int first = 0; first < count; first += BLOCK) {
+        const int i = first + t;
+        Circle c;
+        int hit = 0;
+        if (i < count) {
+            c = load_circle(position, radius, color, i);
+            hit = circle_touches_box(c, box);
+        }
+        int total;
+        const int slot = block_exclusive_scan<BLOCK, SCAN_ALGORITHM>(hit, t, scratch, total);
+        if (hit) hits[slot] = c;
+        __syncthreads();
+        if (inside)
+            for (int k = 0; k < total; ++k) blend_circle(pixel, px, py, hits[k], snowflake);
+        __syncthreads();
+    }
+    if (inside) image[y * width + x] = pixel;
+}

@@ -1,0 +1,147 @@
+import json
+
+import numpy as np
+import pytest
+
+from render.base import render_frame
+from render.reference import ReferenceRenderer
+from scenes.builtin import build_scene
+from scenes.files import SceneFileError, load_scene, save_scene
+
+
+def same_scene(a, b):
+    for field in ("position", "velocity", "color", "radius"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert (a.shading, a.background, a.animation) == (b.shading, b.background, b.animation)
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".json"])
+@pytest.mark.parametrize("name", ["rgby", "pattern", "fireworks", "snow"])
+def test_round_trip_is_identical(tmp_path, name, suffix):
+    scene = build_scene(name, 3)
+    loaded = load_scene(save_scene(scene, tmp_path / f"s{suffix}"))
+    same_scene(scene, loaded)
+
+
+def test_loaded_file_renders_the_same_pixels(tmp_path):
+    scene = build_scene("rand10k")
+    loaded = load_scene(save_scene(scene, tmp_path / "r.npz"))
+    images = []
+    for s in (scene, loaded):
+        renderer = ReferenceRenderer(workers=1)
+        renderer.load(s, 64, 64)
+        images.append(render_frame(renderer, 0))
+    assert np.array_equal(*images)
+
+
+def test_minimal_json_gets_defaults(tmp_path):
+    path = tmp_path / "two.json"
+    path.write_text(
+        json.dumps(
+            {
+                "kind": "circles",
+                "position": [[0.5, 0.5, 0], [0.2, 0.2, 0]],
+                "radius": [0.1, 0.2],
+                "color": [[1, 0, 0], [0, 1, 0]],
+                "background": [0, 0, 0],
+            }
+        )
+    )
+    scene = load_scene(path)
+    assert scene.count == 2 and scene.shading == "flat" and scene.animation == "none"
+    assert scene.background_rgb() == (0.0, 0.0, 0.0) and np.all(scene.velocity == 0)
+    assert scene.position.dtype == np.float32
+
+
+def write_json(tmp_path, **fields):
+    base = {"kind": "circles", "position": [[0.5, 0.5, 0]], "radius": [0.1], "color": [[1, 0, 0]]}
+    base.update(fields)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({k: v for k, v in base.items() if v is not None}))
+    return path
+
+
+@pytest.mark.parametrize(
+    "fields, field",
+    [
+        ({"kind": "spheres"}, "kind"),
+        ({"kind": None}, "kind"),
+        ({"position": None}, "position"),
+        ({"radius": [0.0]}, "radius"),
+        ({"radius": [-1.0]}, "radius"),
+        ({"position": [[0.5, 0.5]]}, "position"),
+        ({"color": [[1, 0]]}, "color"),
+        ({"color": None}, "color"),
+        ({"position": [[0.5, "x", 0]]}, "position"),
+        ({"shading": "glossy"}, "shading"),
+        ({"animation": "spin"}, "animation"),
+        ({"animation": "fireworks"}, "animation"),
+        ({"background": "pink"}, "background"),
+        ({"radius": [0.1, 0.2]}, "position"),
+        ({"velocity": [[0, 0, 0], [0, 0, 0]]}, "velocity"),
+    ],
+)
+def test_bad_json_names_file_and_field(tmp_path, fields, field):
+    path = write_json(tmp_path, **fields)
+    with pytest.raises(SceneFileError) as error:
+        load_scene(path)
+    assert str(path) in str(error.value) and repr(field) in str(error.value)
+
+
+def test_non_finite_values_rejected(tmp_path):
+    path = tmp_path / "nan.npz"
+    np.savez(
+        path,
+        kind="circles",
+        position=np.float32([[np.nan, 0, 0]]),
+        radius=np.float32([0.1]),
+        color=np.float32([[1, 1, 1]]),
+    )
+    with pytest.raises(SceneFileError, match="'position' has 1 NaN or infinite"):
+        load_scene(path)
+
+
+def test_float64_too_large_for_float32(tmp_path):
+    path = tmp_path / "big.npz"
+    np.savez(
+        path,
+        kind="circles",
+        position=np.array([[1e300, 0, 0]]),
+        radius=np.float32([0.1]),
+        color=np.float32([[1, 1, 1]]),
+    )
+    with pytest.raises(SceneFileError, match="'position' has values too large"):
+        load_scene(path)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip", b"PK\x03\x04truncated"])
+def test_unreadable_npz(tmp_path, content):
+    path = tmp_path / "broken.npz"
+    path.write_bytes(content)
+    with pytest.raises(SceneFileError, match="broken.npz: not a readable .npz"):
+        load_scene(path)
+
+
+def test_truncated_npz(tmp_path):
+    good = save_scene(build_scene("rand10k"), tmp_path / "good.npz")
+    path = tmp_path / "cut.npz"
+    path.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    with pytest.raises(SceneFileError, match="cut.npz"):
+        load_scene(path)
+
+
+def test_bad_json_syntax_and_type(tmp_path):
+    (tmp_path / "a.json").write_text("{not json")
+    (tmp_path / "b.json").write_text("[1, 2]")
+    with pytest.raises(SceneFileError, match="a.json: not a readable JSON"):
+        load_scene(tmp_path / "a.json")
+    with pytest.raises(SceneFileError, match="b.json: the JSON top level"):
+        load_scene(tmp_path / "b.json")
+
+
+def test_missing_file_and_wrong_suffix(tmp_path):
+    with pytest.raises(SceneFileError, match="no such scene file"):
+        load_scene(tmp_path / "none.npz")
+    (tmp_path / "x.txt").write_text("hi")
+    with pytest.raises(SceneFileError, match="use .npz or .json"):
+        load_scene(tmp_path / "x.txt")

@@ -1,0 +1,100 @@
+"""GPU tests: every variant against the CPU reference (skipped without a CUDA GPU).
+
+Run on the lent GPU: ``python3 -m pytest -m gpu tests``.
+"""
+
+import numpy as np
+import pytest
+
+from render.base import render_frame
+from render.compare import compare_images
+from render.cuda_renderer import CudaRenderer, choose_auto
+from render.reference import ReferenceRenderer
+from render.variants import all_configurations
+from scenes.builtin import SCENE_NAMES, SCORED_SCENES, build_scene
+
+pytestmark = pytest.mark.gpu
+
+CONFIGS = [choice.label() for choice in all_configurations()] + ["auto"]
+_references = {}
+
+
+def reference(name, size, frame=0, seed=0):
+    key = (name, size, frame, seed)
+    if key not in _references:
+        renderer = ReferenceRenderer()
+        renderer.load(build_scene(name, seed), size, size)
+        _references[key] = render_frame(renderer, frame)
+    return _references[key]
+
+
+def gpu(name, variant, size, frame=0, seed=0):
+    renderer = CudaRenderer(variant)
+    renderer.load(build_scene(name, seed), size, size)
+    renderer.poison()
+    return render_frame(renderer, frame)
+
+
+@pytest.mark.parametrize("variant", CONFIGS)
+@pytest.mark.parametrize("name", SCENE_NAMES)
+def test_every_variant_every_scene_256(name, variant):
+    result = compare_images(reference(name, 256), gpu(name, variant, 256))
+    assert result.passed, result
+
+
+@pytest.mark.parametrize(
+    "variant", ["per-pixel", "tile-scan", "tile-scan:tile=32,scan=blelloch,test=exact", "tile-sort", "auto"]
+)
+@pytest.mark.parametrize("name", SCORED_SCENES)
+def test_scored_scenes_1024(name, variant):
+    result = compare_images(reference(name, 1024), gpu(name, variant, 1024))
+    assert result.passed, result
+
+
+@pytest.mark.parametrize("name", ["bouncingballs", "hypnosis", "fireworks", "snow"])
+def test_animation_state_and_frames_match(name):
+    cpu, cuda = ReferenceRenderer(), CudaRenderer("auto")
+    scene = build_scene(name, 7)
+    cpu.load(scene, 256, 256)
+    cuda.load(scene, 256, 256)
+    for frame in range(3):
+        got, want = render_frame(cuda, 0), render_frame(cpu, 0)
+        assert compare_images(want, got).passed, frame
+        state = cuda.scene.to_host(name)
+        for field in ("position", "velocity", "radius"):
+            assert np.array_equal(getattr(state, field), getattr(cpu.scene, field)), (frame, field)
+
+
+@pytest.mark.parametrize("size", [100, 257, 1000])
+@pytest.mark.parametrize("variant", ["per-pixel", "tile-scan:tile=32", "tile-sort:tile=32,test=exact"])
+def test_sizes_not_multiple_of_tile(size, variant):
+    assert compare_images(reference("rand10k", size), gpu("rand10k", variant, size)).passed
+
+
+def test_random_seed_like_the_course_checker():
+    seed = 31337
+    for variant in ("tile-scan", "tile-sort", "auto"):
+        assert compare_images(reference("rand10k", 512, seed=seed), gpu("rand10k", variant, 512, seed=seed)).passed
+
+
+def test_poison_is_overwritten_and_would_be_caught():
+    renderer = CudaRenderer("tile-scan")
+    renderer.load(build_scene("rgb"), 64, 64)
+    renderer.poison()
+    poisoned = renderer.image()
+    assert np.isnan(poisoned).all()
+    assert compare_images(reference("rgb", 64), poisoned).bad_values == 64 * 64 * 3
+
+
+def test_stage_times_are_recorded():
+    renderer = CudaRenderer("tile-sort")
+    renderer.load(build_scene("rand10k"), 256, 256)
+    render_frame(renderer, 0)
+    times = renderer.stage_times_ms()
+    assert set(times) == {"clear", "advance", "binning", "blending"}
+    assert all(t >= 0 for t in times.values()) and times["binning"] > 0
+
+
+def test_auto_choices():
+    assert choose_auto(3).name == "per-pixel"
+    assert choose_auto(10000).name == "tile-scan" and choose_auto(2000000).name == "tile-sort"

@@ -1,0 +1,93 @@
+import numpy as np
+import pytest
+
+from render.base import render_frame
+from render.reference import ReferenceRenderer, clear_image, render_reference
+from render.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
+from scenes.builtin import build_scene
+from scenes.model import CircleScene, empty_arrays
+
+f32 = np.float32
+
+
+def scene_of(circles, shading="flat", background="white"):
+    """circles: list of (x, y, z, r, (red, green, blue))."""
+    arrays = empty_arrays(len(circles))
+    for i, (x, y, z, r, rgb) in enumerate(circles):
+        arrays["position"][i] = (x, y, z)
+        arrays["radius"][i] = r
+        arrays["color"][i] = rgb
+    return CircleScene("test", **arrays, shading=shading, background=background)
+
+
+def render(scene, size, workers=1):
+    renderer = ReferenceRenderer(workers=workers)
+    renderer.load(scene, size, size)
+    return render_frame(renderer, 0)
+
+
+def test_clear_white_and_snow_gradient():
+    white = clear_image(scene_of([]), 4, 4)
+    assert np.all(white == 1)
+    snow = clear_image(scene_of([], "snowflake", "snow"), 4, 8)
+    assert snow.shape == (8, 4, 4)
+    assert snow[0, 0, 0] == f32(0.4) + f32(0.45)  # brightest, bottom row
+    assert snow[7, 0, 0] == f32(0.4) + (f32(0.45) * f32(1)) / f32(8)  # darkest, top row
+    assert np.all(snow[..., 3] == 1)
+
+
+def test_inclusive_boundary():
+    # 4x4 image: pixel centers at .125, .375, ...; a circle at pixel (1,1)'s center with radius
+    # exactly one pixel spacing (.25) reaches the centers of its 4 neighbours: inclusive.
+    image = render(scene_of([(0.375, 0.375, 0, 0.25, (0, 0, 0))]), 4)
+    covered = image[..., 0] < 1
+    expected = np.zeros((4, 4), bool)
+    expected[1, 1] = expected[0, 1] = expected[2, 1] = expected[1, 0] = expected[1, 2] = True
+    assert np.array_equal(covered, expected)
+    assert np.all(image[covered, :3] == 0.5) and np.all(image[covered, 3] == 1.5)
+
+
+def test_blend_order_is_index_order():
+    red, blue = (1, 0, 0), (0, 0, 1)
+    a = render(scene_of([(0.5, 0.5, 0, 0.4, red), (0.5, 0.5, 0, 0.4, blue)]), 8)[4, 4]
+    b = render(scene_of([(0.5, 0.5, 0, 0.4, blue), (0.5, 0.5, 0, 0.4, red)]), 8)[4, 4]
+    # White, 50% red over it: (1, .5, .5); 50% blue over that: (.5, .25, .75). Swapped: (.75, .25, .5).
+    assert tuple(a[:3]) == (0.5, 0.25, 0.75) and tuple(b[:3]) == (0.75, 0.25, 0.5)
+    assert a[3] == 2.0
+
+
+def test_row_zero_is_the_bottom():
+    image = render(scene_of([(0.5, 0.1, 0, 0.1, (0, 0, 0))]), 10)
+    assert image[0, 5, 0] < 1 and image[9, 5, 0] == 1
+
+
+def test_colors_are_not_clamped():
+    image = render(scene_of([(0.5, 0.5, 0, 0.5, (3, 0, 0))]), 4)
+    assert image[2, 2, 0] == f32(0.5) * f32(3) + f32(0.5)
+
+
+def test_snow_ramp_and_alpha():
+    rgb, alpha = snowflake_rgba(np.array([0.0, 1.0], np.float32), f32(1.0), f32(0.0))
+    assert np.array_equal(rgb[0], SNOW_RAMP[0]) and np.array_equal(rgb[1], SNOW_RAMP[4])  # t = 1 -> T4
+    assert alpha[0] == f32(0.5)  # z = 0: max alpha .5, at the center exp(0) = 1
+    assert alpha[1] == np.float32(0.5 * np.exp(np.float64(np.float32(-4))))
+    _, deep = snowflake_rgba(np.array([0.0], np.float32), f32(1.0), f32(1.0))
+    assert deep[0] == f32(0.5) * f32(0.6)  # z = 1: max alpha .3
+    mid, _ = snowflake_rgba(np.array([0.375**2], np.float32), f32(1.0), f32(0.0))
+    assert np.allclose(mid[0], 0.5 * SNOW_RAMP[1] + 0.5 * SNOW_RAMP[2])  # t = .375 -> s = 1.5
+
+
+def test_pixel_bounds_clamp():
+    bounds = pixel_bounds(np.float32([[-0.5, 0.5, 0], [0.5, 0.5, 0]]), np.float32([0.1, 0.01]), 100, 100)
+    assert bounds[0].tolist() == [0, 0, 40, 61]  # off screen to the left: empty x range
+    assert bounds[1].tolist() == [49, 52, 49, 52]
+
+
+@pytest.mark.parametrize("name", ["rand10k", "snowsingle"])
+def test_parallel_bands_equal_serial(name):
+    scene = build_scene(name)
+    serial = clear_image(scene, 128, 128)
+    parallel = serial.copy()
+    render_reference(scene, serial, workers=1)
+    render_reference(scene, parallel, workers=2)
+    assert np.array_equal(serial, parallel)
