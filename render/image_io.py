@@ -39,6 +39,10 @@ def _atomic_write(path: Path, write) -> Path:
     try:
         with os.fdopen(handle, "wb") as stream:
             write(stream)
+        # mkstemp creates the file private (0600); give the export the usual permissions.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)

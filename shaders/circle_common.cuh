@@ -38,6 +38,26 @@ __device__ __forceinline__ void pixel_span(float center, float r, int size, int&
     hi = min(max(static_cast<int>(fminf(fmaxf((center + r) * n, -1.f), n)) + 1, 0), size);
 }
 
+// The pixel a thread of a kTile x kTile block owns in a one-block-per-tile launch.
+struct TilePixel {
+    int thread;   // linear index in the block
+    int x, y;     // pixel coordinates
+    bool inside;  // false in the ragged last tiles of sizes that are not multiples of TILE
+    float px, py; // normalized pixel center
+};
+
+template <int kTile>
+__device__ __forceinline__ TilePixel tile_pixel(int width, int height) {
+    TilePixel p;
+    p.thread = threadIdx.y * kTile + threadIdx.x;
+    p.x = blockIdx.x * kTile + threadIdx.x;
+    p.y = blockIdx.y * kTile + threadIdx.y;
+    p.inside = p.x < width && p.y < height;
+    p.px = pixel_center(p.x, 1.f / static_cast<float>(width));
+    p.py = pixel_center(p.y, 1.f / static_cast<float>(height));
+    return p;
+}
+
 // The box of tile (tx, ty) of `tile` pixels, from its pixel edges (it holds every pixel center).
 __device__ __forceinline__ Box tile_box(int tx, int ty, int tile, int width, int height) {
     const float inv_w = 1.f / static_cast<float>(width);

@@ -13,14 +13,10 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
                      float4* image, int width, int height, int count, int snowflake) {
     __shared__ Circle hits[BLOCK];
     __shared__ int scratch[2 * BLOCK + 1];
-    const int t = threadIdx.y * TILE + threadIdx.x;
-    const int x = blockIdx.x * TILE + threadIdx.x;
-    const int y = blockIdx.y * TILE + threadIdx.y;
-    const bool inside = x < width && y < height;
-    const float px = pixel_center(x, 1.f / static_cast<float>(width));
-    const float py = pixel_center(y, 1.f / static_cast<float>(height));
+    const TilePixel p = tile_pixel<TILE>(width, height);
+    const int t = p.thread;
     const Box box = tile_box(blockIdx.x, blockIdx.y, TILE, width, height);
-    float4 pixel = inside ? image[y * width + x] : make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 pixel = p.inside ? image[p.y * width + p.x] : make_float4(0.f, 0.f, 0.f, 0.f);
     for (int first = 0; first < count; first += BLOCK) {
         const int i = first + t;
         Circle c;
@@ -33,9 +29,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
         const int slot = block_exclusive_scan<BLOCK, SCAN_ALGORITHM>(hit, t, scratch, total);
         if (hit) hits[slot] = c;
         __syncthreads();
-        if (inside)
-            for (int k = 0; k < total; ++k) blend_circle(pixel, px, py, hits[k], snowflake);
+        if (p.inside)
+            for (int k = 0; k < total; ++k) blend_circle(pixel, p.px, p.py, hits[k], snowflake);
         __syncthreads();
     }
-    if (inside) image[y * width + x] = pixel;
+    if (p.inside) image[p.y * width + p.x] = pixel;
 }

@@ -64,16 +64,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
                      float4* image, int width, int height, int count, int snowflake,
                      const KEY_T* keys, const long long* tile_first) {
     __shared__ Circle staged[BLOCK];
-    const int t = threadIdx.y * TILE + threadIdx.x;
-    const int x = blockIdx.x * TILE + threadIdx.x;
-    const int y = blockIdx.y * TILE + threadIdx.y;
-    const bool inside = x < width && y < height;
-    const float px = pixel_center(x, 1.f / static_cast<float>(width));
-    const float py = pixel_center(y, 1.f / static_cast<float>(height));
+    const TilePixel p = tile_pixel<TILE>(width, height);
+    const int t = p.thread;
     const int tile = blockIdx.y * gridDim.x + blockIdx.x;
     const long long begin = tile_first[tile], end = tile_first[tile + 1];
     const KEY_T tile_base = static_cast<KEY_T>(tile) * static_cast<KEY_T>(count);
-    float4 pixel = inside ? image[y * width + x] : make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 pixel = p.inside ? image[p.y * width + p.x] : make_float4(0.f, 0.f, 0.f, 0.f);
     for (long long first = begin; first < end; first += BLOCK) {
         const int n = static_cast<int>(min(static_cast<long long>(BLOCK), end - first));
         if (t < n) {
@@ -81,9 +77,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
             staged[t] = load_circle(position, radius, color, i);
         }
         __syncthreads();
-        if (inside)
-            for (int k = 0; k < n; ++k) blend_circle(pixel, px, py, staged[k], snowflake);
+        if (p.inside)
+            for (int k = 0; k < n; ++k) blend_circle(pixel, p.px, p.py, staged[k], snowflake);
         __syncthreads();
     }
-    if (inside) image[y * width + x] = pixel;
+    if (p.inside) image[p.y * width + p.x] = pixel;
 }

@@ -27,6 +27,7 @@ def test_render_cpu_png_and_raw(tmp_path):
     expected = (np.float32(255) * np.clip(data[..., :3], 0, 1)).astype(np.uint8)
     assert np.array_equal(png, expected)  # same rows: both top-down
     assert not list(tmp_path.glob("*.part"))
+    assert out.stat().st_mode & 0o044, "exports are readable by others, like any file the user writes"
 
 
 def test_raw_row_zero_is_top(tmp_path):
