@@ -227,24 +227,40 @@ class _TileSort(_Strategy):
 
     @staticmethod
     def _check_memory(pairs: int, key_bytes: int) -> None:
-        import cupy
-
-        if pairs >= 2**31:
-            raise RendererUnavailable(f"tile-sort: {pairs} (tile, circle) pairs exceed its 2^31 limit")
-        free, _ = cupy.cuda.runtime.memGetInfo()
-        free += cupy.get_default_memory_pool().free_bytes()
-        needed = 3 * pairs * key_bytes  # keys, sorted keys, sort scratch
-        if needed > free:
-            raise RendererUnavailable(
-                f"tile-sort: {pairs} (tile, circle) pairs need about {needed / 2**20:.0f} MiB, "
-                f"the GPU has {free / 2**20:.0f} MiB free; use a smaller size or tile-scan"
-            )
+        problem = tile_sort_memory_problem(pairs, key_bytes, usable_device_bytes())
+        if problem:
+            raise RendererUnavailable(problem)
 
     def blend(self, scene, image, width, height):
         tile = int(self.choice.option("tile"))
         self.module.get_function("render_tile_sort")(
             self.grid, (tile, tile), (*self._scene_args(scene, image, width, height), self.keys, self.tile_first)
         )
+
+
+def usable_device_bytes() -> int:
+    """Bytes CuPy can still hand out: free device memory plus the pool's cache, capped by its limit."""
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    usable = free + pool.free_bytes()
+    if pool.get_limit():
+        usable = min(usable, pool.get_limit() - pool.used_bytes())
+    return max(usable, 0)
+
+
+def tile_sort_memory_problem(pairs: int, key_bytes: int, usable_bytes: int) -> str | None:
+    """Why tile-sort cannot bin ``pairs`` (tile, circle) keys of ``key_bytes`` each, or None if it can."""
+    if pairs >= 2**31:
+        return f"tile-sort: {pairs} (tile, circle) pairs exceed its 2^31 limit; use tile-scan"
+    needed = 3 * pairs * key_bytes  # keys, sorted keys, sort scratch
+    if needed > usable_bytes:
+        return (
+            f"tile-sort: {pairs} (tile, circle) pairs need about {needed / 2**20:.0f} MiB, "
+            f"the GPU has {usable_bytes / 2**20:.0f} MiB free; use a smaller size or tile-scan"
+        )
+    return None
 
 
 def choose_auto(count: int) -> VariantChoice:

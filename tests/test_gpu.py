@@ -6,7 +6,7 @@ Run on the lent GPU: ``python3 -m pytest -m gpu tests``.
 import numpy as np
 import pytest
 
-from render.base import render_frame
+from render.base import RendererUnavailable, render_frame
 from render.compare import compare_images
 from render.cuda_renderer import CudaRenderer, choose_auto
 from render.reference import ReferenceRenderer
@@ -98,3 +98,32 @@ def test_stage_times_are_recorded():
 def test_auto_choices():
     assert choose_auto(3).name == "per-pixel"
     assert choose_auto(10000).name == "tile-scan" and choose_auto(2000000).name == "tile-sort"
+
+
+@pytest.fixture
+def pool_limit():
+    """Caps CuPy's pool for one test, so running out of GPU memory is real but cheap to reach."""
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    pool.free_all_blocks()
+    yield pool.set_limit
+    pool.set_limit(size=0)
+    pool.free_all_blocks()
+
+
+def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):
+    pool_limit(size=4 * 2**20)
+    renderer = CudaRenderer("tile-scan")
+    expected = r"rand1M \(1000000 circles\) at 1024x1024 does not fit in GPU memory"
+    with pytest.raises(RendererUnavailable, match=expected):
+        renderer.load(build_scene("rand1M"), 1024, 1024)
+
+
+def test_tile_sort_pairs_too_many_for_gpu_memory_are_reported(pool_limit):
+    # biglittle's arrays and image take 16 MiB; its 7.5 million keys for 16x16 tiles need 86 MiB.
+    pool_limit(size=64 * 2**20)
+    renderer = CudaRenderer("tile-sort:tile=16")
+    renderer.load(build_scene("biglittle"), 1024, 1024)
+    with pytest.raises(RendererUnavailable, match=r"tile-sort: \d+ \(tile, circle\) pairs need about \d+ MiB"):
+        render_frame(renderer, 0)
