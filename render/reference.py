@@ -4,6 +4,8 @@ For each circle in index order it visits the clamped pixel box (``shading.pixel_
 coverage with the inclusive float32 test and blends the covered pixels "over" the image. Rows are
 independent, so large scenes are split into horizontal bands rendered by worker processes; each
 band still blends its circles strictly in index order, so the result does not depend on the split.
+The workers start from a forkserver, so scripts that call this need the usual
+``if __name__ == "__main__":`` guard.
 """
 
 from __future__ import annotations
@@ -78,19 +80,23 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
         np.add(planes[3, y0:y1, x0:x1], alpha, out=planes[3, y0:y1, x0:x1], where=covered)
 
 
-# Worker processes inherit the scene through fork instead of pickling millions of circles.
-_FORK_SCENE: CircleScene | None = None
+# Each worker receives the scene once, through the pool's initializer, not once per band.
+_WORKER_SCENE: CircleScene | None = None
+
+
+def _receive_scene(scene: CircleScene) -> None:
+    global _WORKER_SCENE
+    _WORKER_SCENE = scene
 
 
 def _render_band(args: tuple[np.ndarray, int, int]) -> np.ndarray:
     planes, row0, full_height = args
-    blend_rows(_FORK_SCENE, planes, row0, full_height)
+    blend_rows(_WORKER_SCENE, planes, row0, full_height)
     return planes
 
 
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
     """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays."""
-    global _FORK_SCENE
     height = image.shape[0]
     planes = np.ascontiguousarray(np.moveaxis(image, -1, 0))
     workers = workers or min(os.cpu_count() or 1, 16)
@@ -100,14 +106,11 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
         # More bands than workers, so that a band crowded with big circles leaves no one idle.
         edges = np.linspace(0, height, 4 * workers + 1).astype(int)
         jobs = [(planes[:, a:b].copy(), a, height) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
-        _FORK_SCENE = scene
-        try:
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                for (_, row0, _), band in zip(jobs, pool.map(_render_band, jobs), strict=True):
-                    planes[:, row0 : row0 + band.shape[1]] = band
-        finally:
-            _FORK_SCENE = None
+        # Not fork: the caller may run CUDA or OpenGL threads, which a forked child must not inherit.
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(workers, context, _receive_scene, (scene,)) as pool:
+            for (_, row0, _), band in zip(jobs, pool.map(_render_band, jobs), strict=True):
+                planes[:, row0 : row0 + band.shape[1]] = band
     image[...] = np.moveaxis(planes, 0, -1)
 
 
