@@ -16,7 +16,8 @@ from render.gpu import gpu_problem
 from render.image_io import ExportError, write_png, write_raw
 from render.variants import VARIANT_NAMES, UnknownVariantError, parse_variant
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
-from scenes.files import SceneFileError, is_scene_file, load_scene, save_scene
+from scenes.files import SceneFileError, is_scene_file, save_scene
+from scenes.lookup import scene_loader
 from scenes.model import CircleScene
 
 MAX_SIZE = 16384
@@ -53,18 +54,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def scene_factory(name_or_file: str, seed: int) -> Callable[[], CircleScene]:
-    """A function making the scene: a built-in name, or a path to a .npz / .json scene file."""
-    if is_scene_file(name_or_file) or Path(name_or_file).exists():
-        return lambda: load_scene(name_or_file)
-    if name_or_file not in SCENE_NAMES:
-        raise UsageError(
-            f"unknown scene {name_or_file!r}: not a scene file (.npz, .json) and not a built-in "
-            f"scene ({', '.join(SCENE_NAMES)})"
-        )
-    return lambda: build_scene(name_or_file, seed)
-
-
 def _variants(names: list[str] | None) -> list[str]:
     chosen = names or [name for name in VARIANT_NAMES]
     for name in chosen:
@@ -96,7 +85,7 @@ def choose_backend(requested: str | None) -> str:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    make_scene = scene_factory(args.scene, args.seed)
+    make_scene = scene_loader(args.scene, args.seed)
     if args.variant and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     variant = args.variant or "auto"
@@ -129,7 +118,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _scene_list(names: list[str] | None, seed: int) -> list[tuple[str, Callable[[], CircleScene]]]:
-    return [(name, scene_factory(name, seed)) for name in (names or list(SCENE_NAMES))]
+    return [(name, scene_loader(name, seed)) for name in (names or list(SCENE_NAMES))]
 
 
 def _require_gpu(command: str) -> None:
@@ -234,6 +223,47 @@ def cmd_scene_save(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gui_size(text: str) -> int:
+    value = _size(text)
+    if not 256 <= value <= 4096:
+        raise argparse.ArgumentTypeError(f"the app renders at 256..4096, got {value}")
+    return value
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    width, _, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"window size must be WxH, e.g. 1280x800, got {text!r}") from None
+    if min(size) < 200 or max(size) > 16384:
+        raise argparse.ArgumentTypeError(f"window size must be 200..16384 each way, got {text!r}")
+    return size
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from app.launch import GuiOptions, run_gui
+
+    if args.variant:
+        _variants([args.variant])
+    if args.backend == "cuda":
+        choose_backend("cuda")
+    if args.scene:
+        scene_loader(args.scene, 0)
+    options = GuiOptions(
+        scene=args.scene,
+        variant=args.variant,
+        size=args.size,
+        seed=args.seed,
+        backend=args.backend,
+        frames=args.frames,
+        screenshot=args.screenshot,
+        headless=args.headless,
+        window=args.window,
+    )
+    return run_gui(options)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="main.py",
@@ -272,6 +302,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", help="also write every figure to this JSON file")
     bench.set_defaults(run=cmd_bench)
 
+    gui = sub.add_parser("gui", help="run the app's window loop for N frames (tests, docs, screenshots)")
+    gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
+    gui.add_argument("--variant", help=f"CUDA variant: {', '.join(VARIANT_NAMES)} (options: name:key=value,...)")
+    gui.add_argument("--size", type=_gui_size, help="render resolution, 256..4096")
+    gui.add_argument("--seed", type=_non_negative)
+    gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
+    gui.add_argument("--frames", type=_positive, required=True, help="window-loop passes before exiting")
+    gui.add_argument("--screenshot", help="save the window, UI included, as PNG after the last frame")
+    gui.add_argument("--window", type=_window_size, help="window size WxH (default: the last one used)")
+    gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
+    gui.set_defaults(run=cmd_gui)
+
     scene = sub.add_parser("scene", help="scene files")
     scene_sub = scene.add_subparsers(dest="scene_command", metavar="ACTION", required=True)
     save = scene_sub.add_parser("save", help="save a built-in scene to .npz or .json")
@@ -287,12 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help(sys.stderr)
-        _note(
-            "\nerror: the interactive window is not built yet (issue 3); "
-            "use one of the commands above, e.g. python main.py render --scene rgb"
-        )
-        return 2
+        from app.launch import GuiOptions, run_gui
+
+        return run_gui(GuiOptions(persist=True))
     try:
         return args.run(args)
     except (UsageError, UnknownSceneError, SceneFileError, RendererUnavailable, ExportError) as error:

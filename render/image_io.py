@@ -19,14 +19,20 @@ class ExportError(OSError):
     """The image could not be written; the message names the path and the reason."""
 
 
-def to_rgb8(image: np.ndarray) -> np.ndarray:
-    """uint8 (H, W, 3), top row = top of the picture, each channel trunc(255 * clamp(v, 0, 1)).
+def quantize_rgb8(image: np.ndarray) -> np.ndarray:
+    """uint8 (H, W, 3) in the image's row order, each channel trunc(255 * clamp(v, 0, 1)).
 
-    image: float32 (H, W, 4), row 0 = bottom (the renderers' layout). NaN maps to 0.
+    image: float32 (H, W, 4). NaN maps to 0. The display's GPU kernel (shaders/to_rgba8.cu)
+    applies the same rule.
     """
     rgb = np.nan_to_num(image[..., :3], nan=0.0)
     scaled = np.float32(255) * np.clip(rgb, np.float32(0), np.float32(1))
-    return image_top_down(scaled.astype(np.uint8))
+    return scaled.astype(np.uint8)
+
+
+def to_rgb8(image: np.ndarray) -> np.ndarray:
+    """uint8 (H, W, 3), top row = top of the picture; ``image`` float32 (H, W, 4), row 0 = bottom."""
+    return image_top_down(quantize_rgb8(image))
 
 
 def _atomic_write(path: Path, write) -> Path:
@@ -54,10 +60,15 @@ def _atomic_write(path: Path, write) -> Path:
 
 def write_png(image: np.ndarray, path: str | Path) -> Path:
     """Save ``image`` float32 (H, W, 4), row 0 = bottom, as an 8-bit RGB PNG."""
+    return write_png_rgb8(to_rgb8(image), path)
+
+
+def write_png_rgb8(pixels: np.ndarray, path: str | Path) -> Path:
+    """Save ``pixels`` uint8 (H, W, 3), row 0 = top, as a PNG."""
     from PIL import Image
 
-    pixels = Image.fromarray(to_rgb8(image), "RGB")
-    return _atomic_write(Path(path), lambda stream: pixels.save(stream, format="PNG"))
+    picture = Image.fromarray(pixels, "RGB")
+    return _atomic_write(Path(path), lambda stream: picture.save(stream, format="PNG"))
 
 
 def write_raw(image: np.ndarray, path: str | Path) -> Path:

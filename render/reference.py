@@ -114,6 +114,20 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
     image[...] = np.moveaxis(planes, 0, -1)
 
 
+# Seconds per circle and per pixel of a circle's box, fitted on rand10k/rand100k at 256 and 1024
+# (one core of the development machine); a guide for warnings, not a benchmark.
+_SECONDS_PER_CIRCLE = 2e-5
+_SECONDS_PER_BOX_PIXEL = 1.2e-8
+
+
+def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None) -> float:
+    """Rough time of one reference frame of ``scene`` at ``size`` x ``size``."""
+    box = np.minimum(np.float64(2) * scene.radius * size + 2, size)
+    serial = _SECONDS_PER_CIRCLE * scene.count + _SECONDS_PER_BOX_PIXEL * float(np.dot(box, box))
+    workers = workers or min(os.cpu_count() or 1, 16)
+    return serial / workers if scene.count >= PARALLEL_MIN_CIRCLES else serial
+
+
 class ReferenceRenderer(CircleRenderer):
     """The CPU backend: exact to the spec, slow for millions of circles at large sizes."""
 

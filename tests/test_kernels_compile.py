@@ -14,6 +14,7 @@ _SCAN = {"hillis-steele": 0, "blelloch": 1, "warp": 2}
 def builds():
     yield "image_ops.cu", {}
     yield "animate.cu", {}
+    yield "to_rgba8.cu", {}
     yield "render_per_pixel.cu", {}
     for choice in all_configurations():
         opts = dict(choice.options)

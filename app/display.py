@@ -1,0 +1,248 @@
+"""The rendered frame on screen: an RGBA8 texture filled through CUDA-GL interop or a host copy.
+
+Interop: the texture's pixel-unpack buffer (PBO) is registered with CUDA once per size; each frame
+it is mapped, ``shaders/to_rgba8.cu`` converts the float image straight into it, and
+``glTexSubImage2D`` copies it into the texture on the GPU. Host copy (no GPU, Mesa, a GL context on
+another device, or forced from the panel): the float image comes to the host, is quantized with the
+same rule and uploaded. Needs a current OpenGL 3.3 context.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from pathlib import Path
+
+import numpy as np
+from OpenGL import GL
+
+from render.image_io import quantize_rgb8
+
+SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
+
+
+class InteropUnavailable(RuntimeError):
+    """CUDA cannot share this OpenGL buffer; the message says why."""
+
+
+def _compile_program() -> int:
+    stages = []
+    for name, kind in (("frame.vert", GL.GL_VERTEX_SHADER), ("frame.frag", GL.GL_FRAGMENT_SHADER)):
+        shader = GL.glCreateShader(kind)
+        GL.glShaderSource(shader, (SHADER_DIR / name).read_text())
+        GL.glCompileShader(shader)
+        if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
+            raise RuntimeError(f"{name}: {GL.glGetShaderInfoLog(shader).decode(errors='replace')}")
+        stages.append(shader)
+    program = GL.glCreateProgram()
+    for shader in stages:
+        GL.glAttachShader(program, shader)
+    GL.glLinkProgram(program)
+    if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
+        raise RuntimeError(f"frame shaders: {GL.glGetProgramInfoLog(program).decode(errors='replace')}")
+    for shader in stages:
+        GL.glDeleteShader(shader)
+    return program
+
+
+def _check_cuda(result, what: str):
+    """Unpack a cuda.bindings call's (error, *values), raising InteropUnavailable on an error."""
+    error, *values = result if isinstance(result, tuple) else (result,)
+    if int(error) != 0:
+        raise InteropUnavailable(f"{what} failed: {getattr(error, 'name', error)} ({int(error)})")
+    return values[0] if len(values) == 1 else values
+
+
+class _InteropBuffer:
+    """A PBO registered with CUDA; ``write(image)`` converts a cupy float image into it."""
+
+    def __init__(self, pbo: int, pixels: int) -> None:
+        try:
+            from cuda.bindings import runtime
+        except ImportError as error:
+            raise InteropUnavailable(f"cuda.bindings is not installed ({error})") from None
+        from render.kernels import load_module
+
+        self._runtime = runtime
+        flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
+        self.resource = _check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
+        self.pixels = pixels
+        self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
+
+    def write(self, image) -> None:
+        """image: cupy float32 (H, W, 4) with H * W == pixels."""
+        import cupy
+
+        runtime = self._runtime
+        stream = cupy.cuda.get_current_stream().ptr
+        _check_cuda(runtime.cudaGraphicsMapResources(1, self.resource, stream), "cudaGraphicsMapResources")
+        try:
+            pointer, size = _check_cuda(
+                runtime.cudaGraphicsResourceGetMappedPointer(self.resource), "cudaGraphicsResourceGetMappedPointer"
+            )
+            memory = cupy.cuda.UnownedMemory(int(pointer), int(size), self)
+            target = cupy.ndarray((self.pixels, 4), cupy.uint8, cupy.cuda.MemoryPointer(memory, 0))
+            threads = 256
+            self._convert(((self.pixels + threads - 1) // threads,), (threads,), (image, target, np.int32(self.pixels)))
+        finally:
+            _check_cuda(runtime.cudaGraphicsUnmapResources(1, self.resource, stream), "cudaGraphicsUnmapResources")
+
+    def release(self) -> None:
+        if self.resource is not None:
+            self._runtime.cudaGraphicsUnregisterResource(self.resource)
+            self.resource = None
+
+
+class FrameDisplay:
+    """Shows the session's image; ``path`` is "interop" or "host copy", ``notice`` why not interop."""
+
+    def __init__(self, force_host_copy: bool = False) -> None:
+        self.force_host_copy = force_host_copy
+        self.notice: str | None = None  # set once, when interop first fails
+        self.copy_ms: dict[str, float] = {}
+        self._program = _compile_program()
+        self._vao = GL.glGenVertexArrays(1)
+        self._texture = GL.glGenTextures(1)
+        self._pbo = GL.glGenBuffers(1)
+        self._size = (0, 0)
+        self._interop: _InteropBuffer | None = None
+        self._interop_failed = False
+        self._events = None
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
+        for parameter, value in (
+            (GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR),
+            (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+            (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+            (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+        ):
+            GL.glTexParameteri(GL.GL_TEXTURE_2D, parameter, value)
+
+    @property
+    def path(self) -> str:
+        return "interop" if self._interop is not None and not self.force_host_copy else "host copy"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    def _resize(self, width: int, height: int) -> None:
+        # CUDA must let go of the buffer before GL reallocates it.
+        self._release_interop()
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
+        GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, width, height, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
+        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, self._pbo)
+        GL.glBufferData(GL.GL_PIXEL_UNPACK_BUFFER, width * height * 4, None, GL.GL_STREAM_DRAW)
+        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
+        self._size = (width, height)
+
+    def _try_interop(self) -> _InteropBuffer | None:
+        if self._interop is None and not self._interop_failed:
+            try:
+                self._interop = _InteropBuffer(int(self._pbo), self._size[0] * self._size[1])
+            except (InteropUnavailable, RuntimeError) as error:
+                self._interop_failed = True
+                self.notice = f"CUDA-GL interop unavailable, showing frames through a host copy: {error}"
+        return self._interop
+
+    def upload(self, device_image=None, host_image: np.ndarray | None = None) -> None:
+        """Put a frame in the texture: cupy ``device_image`` float32 (H, W, 4) through interop when
+        possible, else a host copy of it (or ``host_image`` float32 (H, W, 4)); row 0 = bottom."""
+        image = device_image if device_image is not None else host_image
+        height, width = image.shape[:2]
+        if (width, height) != self._size:
+            self._resize(width, height)
+        if device_image is not None and not self.force_host_copy and self._try_interop():
+            self._upload_interop(device_image)
+        elif device_image is not None:
+            self._upload_host(self._timed_download(device_image))
+        else:
+            self._upload_host(host_image)
+
+    def _cuda_events(self):
+        import cupy
+
+        if self._events is None:
+            self._events = (cupy.cuda.Event(), cupy.cuda.Event())
+        return self._events
+
+    def _upload_interop(self, image) -> None:
+        start, stop = self._cuda_events()
+        start.record()
+        self._interop.write(image)
+        stop.record()
+        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, self._pbo)
+        self._tex_sub_image(GL.GL_RGBA, None)
+        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
+        stop.synchronize()
+        import cupy
+
+        self.copy_ms = {"display copy": cupy.cuda.get_elapsed_time(start, stop)}
+
+    def _timed_download(self, image) -> np.ndarray:
+        import cupy
+
+        start, stop = self._cuda_events()
+        start.record()
+        host = image.get()
+        stop.record()
+        stop.synchronize()
+        self.copy_ms = {"display copy": cupy.cuda.get_elapsed_time(start, stop)}
+        return host
+
+    def _upload_host(self, image: np.ndarray) -> None:
+        started = time.perf_counter()
+        rgb = np.ascontiguousarray(quantize_rgb8(image))
+        GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
+        self._tex_sub_image(GL.GL_RGB, rgb)
+        GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 4)
+        self.copy_ms["host upload"] = (time.perf_counter() - started) * 1000
+
+    def _tex_sub_image(self, layout: int, pixels) -> None:
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
+        width, height = self._size
+        data = ctypes.c_void_p(0) if pixels is None else pixels
+        GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, width, height, layout, GL.GL_UNSIGNED_BYTE, data)
+
+    def draw(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
+        """Draw the frame as large as fits in the GL rectangle (x, y, width, height), centred, with
+        square pixels; returns the rectangle used."""
+        frame_w, frame_h = self._size
+        if not frame_w or width <= 0 or height <= 0:
+            return (x, y, 0, 0)
+        scale = min(width / frame_w, height / frame_h)
+        shown_w, shown_h = max(1, int(frame_w * scale)), max(1, int(frame_h * scale))
+        left, bottom = x + (width - shown_w) // 2, y + (height - shown_h) // 2
+        GL.glViewport(left, bottom, shown_w, shown_h)
+        GL.glUseProgram(self._program)
+        GL.glActiveTexture(GL.GL_TEXTURE0)
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
+        GL.glBindVertexArray(self._vao)
+        GL.glDrawArrays(GL.GL_TRIANGLE_STRIP, 0, 4)
+        GL.glBindVertexArray(0)
+        GL.glUseProgram(0)
+        return (left, bottom, shown_w, shown_h)
+
+    def read_texture(self) -> np.ndarray:
+        """The texture's pixels, uint8 (H, W, 4), row 0 = bottom (for tests: texture == kernel)."""
+        width, height = self._size
+        framebuffer = GL.glGenFramebuffers(1)
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, framebuffer)
+        GL.glFramebufferTexture2D(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_TEXTURE_2D, self._texture, 0)
+        GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
+        data = GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE)
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
+        GL.glDeleteFramebuffers(1, [framebuffer])
+        return np.frombuffer(data, np.uint8).reshape(height, width, 4).copy()
+
+    def _release_interop(self) -> None:
+        if self._interop is not None:
+            self._interop.release()
+            self._interop = None
+
+    def release(self) -> None:
+        """Unregister from CUDA, then delete the GL objects (in that order)."""
+        self._release_interop()
+        GL.glDeleteBuffers(1, [self._pbo])
+        GL.glDeleteTextures(1, [self._texture])
+        GL.glDeleteVertexArrays(1, [self._vao])
+        GL.glDeleteProgram(self._program)

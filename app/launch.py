@@ -1,0 +1,97 @@
+"""Starting the app: the interactive window (``python main.py``) and ``python main.py gui``.
+
+The window remembers its settings between runs; ``gui`` (used by tests and docs) starts from the
+saved settings with its arguments on top, and saves nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+
+from app.settings import Settings, load_settings, save_settings
+
+
+@dataclasses.dataclass
+class GuiOptions:
+    scene: str | None = None
+    variant: str | None = None
+    size: int | None = None
+    seed: int | None = None
+    backend: str | None = None
+    frames: int | None = None  # None: until the window closes
+    screenshot: str | None = None
+    headless: bool = False
+    window: tuple[int, int] | None = None
+    persist: bool = False  # save settings on exit (the interactive app only)
+
+
+NO_DISPLAY_HELP = (
+    "no display: the window cannot open here (DISPLAY is not set). Use "
+    "`python main.py gui --headless --frames 60 --screenshot shot.png` to run the app offscreen, or "
+    "the headless commands (render, check, bench)."
+)
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _apply(settings: Settings, options: GuiOptions) -> None:
+    for field in ("scene", "variant", "size", "seed"):
+        value = getattr(options, field)
+        if value is not None:
+            setattr(settings, field, value)
+    if options.size is not None:
+        settings.fit_to_window = False
+    if options.window is not None:
+        settings.window_width, settings.window_height = options.window
+
+
+def run_gui(options: GuiOptions) -> int:
+    """Open the app, run it, close it; returns the process exit code."""
+    if options.headless:
+        # PyOpenGL picks its platform on first import: EGL needs no X server.
+        os.environ["PYOPENGL_PLATFORM"] = "egl"
+    from app.surfaces import EglSurface, GlfwWindow, NoDisplay, has_display
+
+    if not options.headless and not has_display():
+        _say(f"error: {NO_DISPLAY_HELP}")
+        return 2
+    settings, warning = load_settings()
+    if warning:
+        _say(f"warning: {warning}")
+    _apply(settings, options)
+    try:
+        if options.headless:
+            surface = EglSurface(settings.window_width, settings.window_height)
+        else:
+            surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
+    except NoDisplay as error:
+        _say(f"error: {error}. {NO_DISPLAY_HELP if not options.headless else ''}".rstrip())
+        return 2
+    from app.session import Session
+    from app.window import App
+
+    session = Session(settings, options.backend)
+    if session.backend_note:
+        _say(f"note: {session.backend_note}")
+    app = App(surface, session)
+    try:
+        app.run(options.frames, options.screenshot)
+        if options.persist:
+            settings.window_width, settings.window_height = surface.window_size()
+            problem = save_settings(settings)
+            if problem:
+                _say(f"warning: {problem}")
+    finally:
+        if session.status:
+            _say(session.status)
+        if app.display.notice:
+            _say(f"note: {app.display.notice}")
+        app.close()
+    if options.screenshot and app.last_screenshot is None:
+        _say(f"error: no screenshot written to {options.screenshot}")
+        return 2
+    return 0

@@ -1,0 +1,257 @@
+"""The ImGui control panel: every widget calls a ``Session`` (or ``App``) method, nothing more.
+
+Layout: one window docked at the left edge of the framebuffer, ``PANEL_WIDTH`` pixels wide; the
+frame is drawn in the rest of the view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from imgui_bundle import imgui, implot
+
+from app.settings import MAX_SIZE, MIN_SIZE
+from render.variants import VARIANT_NAMES, VARIANTS
+from scenes.builtin import SCENE_NAMES
+
+if TYPE_CHECKING:
+    from app.window import App
+
+PANEL_WIDTH = 380
+MOVING_AVERAGE = 30  # frames in the chart's moving average
+SHORTCUTS = (
+    ("Space", "play / pause the animation"),
+    ("S", "export the frame to PNG"),
+    ("R", "reset to frame 0"),
+    ("H or F1", "show or hide this help"),
+)
+WARNING = imgui.ImVec4(1.0, 0.75, 0.3, 1.0)
+GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
+BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)
+
+
+def moving_average(values: np.ndarray, window: int) -> np.ndarray:
+    """Trailing mean of float ``values`` (N,) over up to ``window`` samples; same shape."""
+    sums = np.cumsum(np.concatenate([[0.0], values]))
+    index = np.arange(1, len(values) + 1)
+    start = np.maximum(index - window, 0)
+    return (sums[index] - sums[start]) / (index - start)
+
+
+class Panel:
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.show_help = False
+        self.open_path = ""
+        self.size_edit = app.session.settings.size
+
+    # -- keyboard ----------------------------------------------------------------------------
+
+    def handle_shortcuts(self) -> None:
+        if imgui.get_io().want_text_input:
+            return
+        session = self.app.session
+        if imgui.is_key_pressed(imgui.Key.space, False):
+            session.toggle_play()
+        if imgui.is_key_pressed(imgui.Key.s, False):
+            session.export_png()
+        if imgui.is_key_pressed(imgui.Key.r, False):
+            session.reset()
+        if imgui.is_key_pressed(imgui.Key.h, False) or imgui.is_key_pressed(imgui.Key.f1, False):
+            self.show_help = not self.show_help
+
+    # -- the panel ---------------------------------------------------------------------------
+
+    def draw(self, width: float, height: float) -> None:
+        self.handle_shortcuts()
+        imgui.set_next_window_pos(imgui.ImVec2(0, 0))
+        imgui.set_next_window_size(imgui.ImVec2(PANEL_WIDTH, height))
+        flags = imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
+        imgui.begin("rasterlab", None, flags)
+        self._backend()
+        self._scene()
+        self._variant()
+        self._animation()
+        self._display()
+        self._timings()
+        self._export_and_check()
+        self._status()
+        imgui.end()
+        self._confirm_cpu_scene()
+        if self.show_help:
+            self._help(width)
+
+    def _backend(self) -> None:
+        session = self.app.session
+        imgui.combo("renderer", 0, ["circles (CS149)"])
+        if session.backend == "cuda":
+            from render.gpu import gpu_name
+
+            imgui.text(f"backend: CUDA on {gpu_name()}")
+        else:
+            imgui.text_colored(WARNING, "backend: CPU reference (no usable GPU)")
+            if session.backend_note:
+                imgui.text_wrapped(session.backend_note)
+
+    def _scene(self) -> None:
+        session, settings = self.app.session, self.app.session.settings
+        imgui.separator_text("Scene")
+        names = list(SCENE_NAMES)
+        if settings.scene not in names:
+            names.append(settings.scene)
+        changed, index = imgui.combo("scene", names.index(settings.scene), names)
+        if changed:
+            session.select_scene(names[index])
+        if imgui.button("Open file..."):
+            imgui.open_popup("Open scene file")
+        imgui.same_line()
+        imgui.text_disabled("or drop a .npz / .json on the window")
+        self._open_file_popup()
+        changed, seed = imgui.input_int("seed", settings.seed)
+        if changed:
+            session.set_seed(seed)
+        changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
+        if changed:
+            settings.fit_to_window = fit
+        imgui.begin_disabled(settings.fit_to_window)
+        _, self.size_edit = imgui.slider_int("resolution", self.size_edit, MIN_SIZE, MAX_SIZE, "%d px")
+        if imgui.is_item_deactivated_after_edit():
+            session.set_size(self.size_edit)
+        imgui.end_disabled()
+        if not imgui.is_item_active():
+            self.size_edit = settings.size
+
+    def _open_file_popup(self) -> None:
+        if imgui.begin_popup_modal("Open scene file", None, imgui.WindowFlags_.always_auto_resize)[0]:
+            imgui.text("Path of a .npz or .json scene file:")
+            _, self.open_path = imgui.input_text("##path", self.open_path)
+            if imgui.button("Open") and self.app.session.select_scene(self.open_path.strip()):
+                imgui.close_current_popup()
+            imgui.same_line()
+            if imgui.button("Cancel"):
+                imgui.close_current_popup()
+            imgui.text_wrapped(self.app.session.status)
+            imgui.end_popup()
+
+    def _variant(self) -> None:
+        session = self.app.session
+        imgui.separator_text("Kernel")
+        imgui.begin_disabled(session.backend == "cpu")
+        names = list(VARIANT_NAMES)
+        changed, index = imgui.combo("variant", names.index(session.variant.name), names)
+        if changed:
+            session.set_variant(names[index])
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(VARIANTS[session.variant.name].summary)
+        for key, values in VARIANTS[session.variant.name].options.items():
+            current = session.variant.option(key)
+            changed, index = imgui.combo(key, values.index(current), list(values))
+            if changed:
+                session.set_option(key, values[index])
+        imgui.end_disabled()
+        imgui.text(f"running: {session.variant_label()}")
+
+    def _animation(self) -> None:
+        session = self.app.session
+        imgui.separator_text("Animation")
+        if imgui.button("Pause" if session.playing else "Play"):
+            session.toggle_play()
+        imgui.same_line()
+        if imgui.button("Step"):
+            session.step()
+        imgui.same_line()
+        if imgui.button("Reset"):
+            session.reset()
+        imgui.same_line()
+        animation = session.scene.animation if session.scene else "none"
+        imgui.text(f"frame {session.frame}" + ("" if animation != "none" else " (static scene)"))
+
+    def _display(self) -> None:
+        app, settings = self.app, self.app.session.settings
+        imgui.separator_text("Display")
+        changed, vsync = imgui.checkbox("vsync", settings.vsync)
+        if changed:
+            settings.vsync = vsync
+            app.surface.set_vsync(vsync)
+        imgui.same_line()
+        changed, force = imgui.checkbox("force host copy", settings.force_host_copy)
+        if changed:
+            settings.force_host_copy = force
+            app.display.force_host_copy = force
+        imgui.text(f"display path: {app.display.path}")
+        if app.display.notice:
+            imgui.text_colored(WARNING, "interop unavailable: host copy")
+            if imgui.is_item_hovered():
+                imgui.set_tooltip(app.display.notice)
+
+    def _timings(self) -> None:
+        session, app = self.app.session, self.app
+        imgui.separator_text("GPU time per frame (CUDA events)" if session.backend == "cuda" else "CPU time")
+        imgui.text(f"{imgui.get_io().framerate:.0f} FPS")
+        if session.busy:
+            imgui.same_line()
+            imgui.text_colored(WARNING, "rendering on the CPU...")
+        if not session.history:
+            return
+        latest = dict(session.history[-1], **app.display.copy_ms)
+        for stage, value in latest.items():
+            imgui.text(f"{stage:>14}: {value:8.3f} ms")
+        totals = np.array([sum(frame.values()) for frame in session.history], np.float64)
+        imgui.text(f"{'stages total':>14}: {totals[-1]:8.3f} ms (mean of last {len(totals)}: {totals.mean():.3f})")
+        if implot.begin_plot("##frame times", imgui.ImVec2(-1, 160)):
+            implot.setup_axes("frame", "ms", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
+            implot.plot_line("total", totals)
+            implot.plot_line(f"mean of {MOVING_AVERAGE}", moving_average(totals, MOVING_AVERAGE))
+            implot.end_plot()
+
+    def _export_and_check(self) -> None:
+        session, settings = self.app.session, self.app.session.settings
+        imgui.separator_text("Export")
+        _, settings.export_folder = imgui.input_text("folder", settings.export_folder)
+        if imgui.button("Export PNG (S)"):
+            session.export_png()
+        imgui.same_line()
+        if imgui.button("Screenshot with UI"):
+            self.app.request_screenshot()
+        imgui.separator_text("Correctness")
+        if imgui.button("Check against reference"):
+            session.start_check()
+        if session.last_check:
+            imgui.same_line()
+            colour = GOOD if session.last_check.passed else BAD
+            imgui.text_colored(colour, "pass" if session.last_check.passed else "FAIL")
+
+    def _status(self) -> None:
+        imgui.separator()
+        imgui.text_wrapped(self.app.session.status)
+        imgui.text_disabled("H or F1: keyboard shortcuts")
+
+    def _confirm_cpu_scene(self) -> None:
+        session = self.app.session
+        if session.pending is not None and not imgui.is_popup_open("Slow on the CPU"):
+            imgui.open_popup("Slow on the CPU")
+        if imgui.begin_popup_modal("Slow on the CPU", None, imgui.WindowFlags_.always_auto_resize)[0]:
+            pending = session.pending
+            if pending is None:
+                imgui.close_current_popup()
+            else:
+                imgui.text(f"{pending.name_or_file} takes about {pending.seconds:.0f} s per frame on the CPU.")
+                if imgui.button("Render anyway"):
+                    session.select_scene(pending.name_or_file, confirmed=True)
+                    imgui.close_current_popup()
+                imgui.same_line()
+                if imgui.button("Cancel"):
+                    session.pending = None
+                    imgui.close_current_popup()
+            imgui.end_popup()
+
+    def _help(self, width: float) -> None:
+        imgui.set_next_window_pos(imgui.ImVec2(width - 20, 20), 0, imgui.ImVec2(1, 0))
+        flags = imgui.WindowFlags_.always_auto_resize | imgui.WindowFlags_.no_collapse
+        opened, keep = imgui.begin("Keyboard shortcuts", True, flags)
+        if opened:
+            for key, what in SHORTCUTS:
+                imgui.text(f"{key:>8}   {what}")
+        imgui.end()
+        self.show_help = bool(keep)

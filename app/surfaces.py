@@ -1,0 +1,174 @@
+"""Where the app draws: a GLFW window on a display, or an offscreen EGL pbuffer without one.
+
+Both make an OpenGL context current and report the framebuffer size; only the window has input.
+``PYOPENGL_PLATFORM=egl`` must be set before OpenGL is first imported for the EGL surface, which
+``app.cli`` does for ``--headless``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+import numpy as np
+
+
+class NoDisplay(RuntimeError):
+    """No window can be opened here; the message says what to use instead."""
+
+
+def has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+class GlfwWindow:
+    """A resizable window with a GL 3.3 context (core where offered, else compatibility)."""
+
+    interactive = True
+
+    def __init__(self, width: int, height: int, title: str, visible: bool = True) -> None:
+        import glfw
+
+        self.glfw = glfw
+        if not has_display() or not glfw.init():
+            raise NoDisplay("no display to open a window on (DISPLAY is not set or the X server refused)")
+        glfw.window_hint(glfw.VISIBLE, visible)
+        self.handle = None
+        for core in (True, False):
+            glfw.default_window_hints()
+            glfw.window_hint(glfw.VISIBLE, visible)
+            glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, 3)
+            glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, 3)
+            if core:
+                glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
+                glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, True)
+            self.handle = glfw.create_window(width, height, title, None, None)
+            if self.handle:
+                break
+        if not self.handle:
+            glfw.terminate()
+            raise NoDisplay("the display offers no OpenGL 3.3 context")
+        glfw.make_context_current(self.handle)
+        self.dropped: list[str] = []
+        glfw.set_drop_callback(self.handle, lambda _window, paths: self.dropped.extend(paths))
+
+    @property
+    def pointer(self) -> int:
+        return ctypes.cast(self.handle, ctypes.c_void_p).value
+
+    def framebuffer_size(self) -> tuple[int, int]:
+        return self.glfw.get_framebuffer_size(self.handle)
+
+    def should_close(self) -> bool:
+        return bool(self.glfw.window_should_close(self.handle))
+
+    def poll(self) -> None:
+        self.glfw.poll_events()
+
+    def set_vsync(self, on: bool) -> None:
+        self.glfw.swap_interval(1 if on else 0)
+
+    def set_size(self, width: int, height: int) -> None:
+        self.glfw.set_window_size(self.handle, width, height)
+
+    def window_size(self) -> tuple[int, int]:
+        return self.glfw.get_window_size(self.handle)
+
+    def swap(self) -> None:
+        self.glfw.swap_buffers(self.handle)
+
+    def close(self) -> None:
+        self.glfw.destroy_window(self.handle)
+        self.glfw.terminate()
+
+
+class EglSurface:
+    """An offscreen pbuffer of a fixed size with a desktop OpenGL context (no display needed)."""
+
+    interactive = False
+
+    def __init__(self, width: int, height: int) -> None:
+        from OpenGL import EGL
+
+        self.egl = EGL
+        self.display = _initialized_display(EGL)
+        attributes = [EGL.EGL_SURFACE_TYPE, EGL.EGL_PBUFFER_BIT, EGL.EGL_RENDERABLE_TYPE, EGL.EGL_OPENGL_BIT]
+        attributes += [EGL.EGL_RED_SIZE, 8, EGL.EGL_GREEN_SIZE, 8, EGL.EGL_BLUE_SIZE, 8, EGL.EGL_NONE]
+        config, count = EGL.EGLConfig(), EGL.EGLint()
+        config_list = (EGL.EGLint * len(attributes))(*attributes)
+        if not EGL.eglChooseConfig(self.display, config_list, ctypes.pointer(config), 1, ctypes.pointer(count)):
+            raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
+        if count.value < 1:
+            raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
+        surface_attributes = (EGL.EGLint * 5)(EGL.EGL_WIDTH, width, EGL.EGL_HEIGHT, height, EGL.EGL_NONE)
+        self.surface = EGL.eglCreatePbufferSurface(self.display, config, surface_attributes)
+        EGL.eglBindAPI(EGL.EGL_OPENGL_API)
+        version = [EGL.EGL_CONTEXT_MAJOR_VERSION, 3, EGL.EGL_CONTEXT_MINOR_VERSION, 3, EGL.EGL_NONE]
+        context_attributes = (EGL.EGLint * len(version))(*version)
+        self.context = EGL.eglCreateContext(self.display, config, EGL.EGL_NO_CONTEXT, context_attributes)
+        if not self.surface or not self.context:
+            raise NoDisplay("EGL could not create an OpenGL 3.3 context with a pbuffer")
+        EGL.eglMakeCurrent(self.display, self.surface, self.surface, self.context)
+        self._size = (width, height)
+        self.dropped: list[str] = []
+
+    def framebuffer_size(self) -> tuple[int, int]:
+        return self._size
+
+    def window_size(self) -> tuple[int, int]:
+        return self._size
+
+    def should_close(self) -> bool:
+        return False
+
+    def poll(self) -> None:
+        pass
+
+    def set_vsync(self, on: bool) -> None:
+        pass
+
+    def set_size(self, width: int, height: int) -> None:
+        pass
+
+    def swap(self) -> None:
+        self.egl.eglSwapBuffers(self.display, self.surface)
+
+    def close(self) -> None:
+        egl = self.egl
+        egl.eglMakeCurrent(self.display, egl.EGL_NO_SURFACE, egl.EGL_NO_SURFACE, egl.EGL_NO_CONTEXT)
+        egl.eglDestroyContext(self.display, self.context)
+        egl.eglDestroySurface(self.display, self.surface)
+        egl.eglTerminate(self.display)
+
+
+# EGL_PLATFORM_SURFACELESS_MESA: Mesa's display for machines with neither X nor a GPU.
+_PLATFORM_SURFACELESS_MESA = 0x31DD
+
+
+def _initialized_display(EGL):
+    """The default EGL display (NVIDIA's driver offers it headless), else Mesa's surfaceless one."""
+    from OpenGL.error import GLError
+
+    attempts = (
+        lambda: EGL.eglGetDisplay(EGL.EGL_DEFAULT_DISPLAY),
+        lambda: EGL.eglGetPlatformDisplayEXT(_PLATFORM_SURFACELESS_MESA, EGL.EGL_DEFAULT_DISPLAY, None),
+    )
+    reasons = []
+    for attempt in attempts:
+        major, minor = EGL.EGLint(), EGL.EGLint()
+        try:
+            display = attempt()
+            if display and EGL.eglInitialize(display, ctypes.pointer(major), ctypes.pointer(minor)):
+                return display
+        except (GLError, ctypes.ArgumentError) as error:
+            reasons.append(str(getattr(error, "err", error)))
+    raise NoDisplay(f"EGL could not be initialized for offscreen rendering ({'; '.join(reasons) or 'no display'})")
+
+
+def read_framebuffer(width: int, height: int) -> np.ndarray:
+    """The current framebuffer (what the window shows, UI included), uint8 (H, W, 3), row 0 = top."""
+    from OpenGL import GL
+
+    GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
+    data = GL.glReadPixels(0, 0, width, height, GL.GL_RGB, GL.GL_UNSIGNED_BYTE)
+    return np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy()

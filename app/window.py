@@ -1,0 +1,159 @@
+"""The app's render loop: session update, frame upload, ImGui panel, present; windowed or headless.
+
+ImGui runs with its GLFW and OpenGL 3 backends in a loop of our own (no runner), so the same loop
+drives a real window and an offscreen EGL pbuffer (``--headless``, where ImGui gets the display size
+and time step from us instead of from GLFW).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import glfw  # noqa: F401  (before imgui_bundle, so ImGui's GLFW backend and ours share one library)
+from imgui_bundle import imgui, implot
+from OpenGL import GL
+
+from app.display import FrameDisplay
+from app.panel import PANEL_WIDTH, Panel
+from app.session import Session, export_name
+from app.settings import MAX_SIZE, MIN_SIZE, Settings, config_dir
+from render.image_io import ExportError, write_png_rgb8
+
+BACKGROUND = (0.11, 0.11, 0.13)
+
+
+class App:
+    """One window (or pbuffer), one session, one panel."""
+
+    def __init__(self, surface, session: Session) -> None:
+        self.surface = surface
+        self.session = session
+        self.settings: Settings = session.settings
+        self._screenshot_to: Path | None = None
+        self.last_screenshot: Path | None = None
+        imgui.create_context()
+        implot.create_context()
+        io = imgui.get_io()
+        if surface.interactive:
+            config_dir().mkdir(parents=True, exist_ok=True)
+            io.set_ini_filename(str(config_dir() / "imgui.ini"))
+            imgui.backends.glfw_init_for_opengl(surface.pointer, True)
+        else:
+            io.set_ini_filename(None)
+        imgui.backends.opengl3_init("#version 330")
+        self.display = FrameDisplay(self.settings.force_host_copy)
+        self.panel = Panel(self)
+        surface.set_vsync(self.settings.vsync)
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    def view_rect(self) -> tuple[int, int, int, int]:
+        """Where the frame goes, in framebuffer pixels (x, y, width, height), right of the panel."""
+        fb_w, fb_h = self.surface.framebuffer_size()
+        win_w = max(self.surface.window_size()[0], 1)
+        panel = int(PANEL_WIDTH * fb_w / win_w)
+        return (panel, 0, max(fb_w - panel, 0), fb_h)
+
+    def _fit_resolution(self) -> None:
+        _, _, width, height = self.view_rect()
+        wanted = min(max(min(width, height), MIN_SIZE), MAX_SIZE)
+        if wanted != self.settings.size:
+            self.session.set_size(wanted)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def request_screenshot(self, path: str | Path | None = None) -> None:
+        """Save the next presented frame, UI included (default: the export folder)."""
+        if path is None:
+            variant = "reference" if self.session.backend == "cpu" else self.session.variant.label()
+            name = export_name(self.settings.scene, variant, self.session.frame).replace(".png", "_ui.png")
+            path = Path(self.settings.export_folder).expanduser() / name
+        self._screenshot_to = Path(path)
+
+    def _save_screenshot(self) -> None:
+        from app.surfaces import read_framebuffer
+
+        path, self._screenshot_to = self._screenshot_to, None
+        width, height = self.surface.framebuffer_size()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.last_screenshot = write_png_rgb8(read_framebuffer(width, height), path)
+            self.session.status = f"saved screenshot {self.last_screenshot}"
+        except (OSError, ExportError) as error:
+            self.session.status = f"screenshot failed: {error}"
+
+    def _open_dropped(self) -> None:
+        while self.surface.dropped:
+            self.session.select_scene(self.surface.dropped.pop(0))
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def frame(self) -> bool:
+        """One pass of the loop; False when the window was asked to close."""
+        self.surface.poll()
+        if self.surface.should_close():
+            return False
+        self._open_dropped()
+        fb_w, fb_h = self.surface.framebuffer_size()
+        if fb_w == 0 or fb_h == 0:  # minimized: nothing to draw into
+            time.sleep(0.05)
+            return True
+        if self.settings.fit_to_window:
+            self._fit_resolution()
+        if self.session.update():
+            device_image = self.session.device_image()
+            if device_image is not None:
+                self.display.upload(device_image=device_image)
+            else:
+                self.display.upload(host_image=self.session.host_image())
+        self.session.poll_check()
+        self._draw_ui(fb_w, fb_h)
+        if self._screenshot_to is not None:
+            self._save_screenshot()
+        self.surface.swap()
+        return True
+
+    def _draw_ui(self, fb_w: int, fb_h: int) -> None:
+        imgui.backends.opengl3_new_frame()
+        if self.surface.interactive:
+            imgui.backends.glfw_new_frame()
+        else:
+            io = imgui.get_io()
+            io.display_size = imgui.ImVec2(fb_w, fb_h)
+            io.delta_time = 1 / 60
+        imgui.new_frame()
+        win_w, win_h = self.surface.window_size()
+        self.panel.draw(win_w, win_h)
+        imgui.render()
+        GL.glViewport(0, 0, fb_w, fb_h)
+        GL.glClearColor(*BACKGROUND, 1.0)
+        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+        self.display.draw(*self.view_rect())
+        GL.glViewport(0, 0, fb_w, fb_h)
+        imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())
+
+    def run(self, frames: int | None = None, screenshot: str | Path | None = None) -> None:
+        """Loop until the window closes, or for ``frames`` passes, saving ``screenshot`` on the last."""
+        count = 0
+        while frames is None or count < frames:
+            if frames is not None and count == frames - 1:
+                # The last frame shows a finished image, even when the CPU takes its time.
+                while self.session.frame_outstanding and self.frame():
+                    time.sleep(0.005)
+                if screenshot is not None:
+                    self.request_screenshot(screenshot)
+            if not self.frame():
+                break
+            count += 1
+
+    def close(self) -> None:
+        """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface."""
+        self.session.close()
+        self.display.release()
+        imgui.backends.opengl3_shutdown()
+        if self.surface.interactive:
+            imgui.backends.glfw_shutdown()
+        implot.destroy_context()
+        imgui.destroy_context()
+        self.surface.close()
