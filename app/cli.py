@@ -260,6 +260,9 @@ def cmd_gui(args: argparse.Namespace) -> int:
         screenshot=args.screenshot,
         headless=args.headless,
         window=args.window,
+        vsync=None if args.vsync is None else args.vsync == "on",
+        force_host_copy=True if args.host_copy else None,
+        stats=args.stats,
     )
     return run_gui(options)
 
@@ -312,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--screenshot", help="save the window, UI included, as PNG after the last frame")
     gui.add_argument("--window", type=_window_size, help="window size WxH (default: the last one used)")
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
+    gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
+    gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
+    gui.add_argument("--stats", help="write median frame, stage and display-copy times to this JSON file")
     gui.set_defaults(run=cmd_gui)
 
     scene = sub.add_parser("scene", help="scene files")

@@ -7,8 +7,10 @@ saved settings with its arguments on top, and saves nothing.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sys
+from pathlib import Path
 
 from app.settings import Settings, load_settings, save_settings
 
@@ -24,6 +26,9 @@ class GuiOptions:
     screenshot: str | None = None
     headless: bool = False
     window: tuple[int, int] | None = None
+    vsync: bool | None = None
+    force_host_copy: bool | None = None
+    stats: str | None = None  # JSON file for the frame-time medians
     persist: bool = False  # save settings on exit (the interactive app only)
 
 
@@ -39,7 +44,7 @@ def _say(text: str) -> None:
 
 
 def _apply(settings: Settings, options: GuiOptions) -> None:
-    for field in ("scene", "variant", "size", "seed"):
+    for field in ("scene", "variant", "size", "seed", "vsync", "force_host_copy"):
         value = getattr(options, field)
         if value is not None:
             setattr(settings, field, value)
@@ -80,6 +85,8 @@ def run_gui(options: GuiOptions) -> int:
     app = App(surface, session)
     try:
         app.run(options.frames, options.screenshot)
+        if options.stats:
+            Path(options.stats).write_text(json.dumps(app.stats(), indent=2))
         if options.persist:
             settings.window_width, settings.window_height = surface.window_size()
             problem = save_settings(settings)

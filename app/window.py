@@ -32,6 +32,8 @@ class App:
         self.settings: Settings = session.settings
         self._screenshot_to: Path | None = None
         self.last_screenshot: Path | None = None
+        self.frame_log: list[dict[str, float]] = []  # per shown frame: wall ms, stage and copy ms
+        self._last_present = time.perf_counter()
         imgui.create_context()
         implot.create_context()
         io = imgui.get_io()
@@ -101,7 +103,8 @@ class App:
             return True
         if self.settings.fit_to_window:
             self._fit_resolution()
-        if self.session.update():
+        fresh = self.session.update()
+        if fresh:
             device_image = self.session.device_image()
             if device_image is not None:
                 self.display.upload(device_image=device_image)
@@ -112,7 +115,32 @@ class App:
         if self._screenshot_to is not None:
             self._save_screenshot()
         self.surface.swap()
+        now = time.perf_counter()
+        if fresh:
+            times = dict(self.session.history[-1], **self.display.copy_ms)
+            self.frame_log.append({"wall": (now - self._last_present) * 1000, **times})
+        self._last_present = now
         return True
+
+    def stats(self) -> dict:
+        """Medians over the second half of the shown frames (the first half is warm-up), in ms."""
+        import numpy as np
+
+        recent = self.frame_log[len(self.frame_log) // 2 :]
+        keys = sorted({key for frame in recent for key in frame})
+        medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
+        wall = medians.pop("wall", float("nan"))
+        return {
+            "scene": self.settings.scene,
+            "size": self.settings.size,
+            "variant": self.session.variant_label(),
+            "display_path": self.display.path,
+            "vsync": self.settings.vsync,
+            "frames_measured": len(recent),
+            "wall_ms_median": wall,
+            "fps_median": 1000 / wall if wall > 0 else None,
+            "stage_ms_median": medians,
+        }
 
     def _draw_ui(self, fb_w: int, fb_h: int) -> None:
         imgui.backends.opengl3_new_frame()

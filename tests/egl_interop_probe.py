@@ -1,0 +1,52 @@
+"""Run as a script by the GPU tests: renders with CUDA, shows the frame through the app's display in
+an offscreen EGL context, reads the texture back and prints JSON comparing it with the kernel's image.
+
+Needs PYOPENGL_PLATFORM=egl before OpenGL is imported, hence a process of its own.
+"""
+
+import json
+import os
+import sys
+
+os.environ["PYOPENGL_PLATFORM"] = "egl"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+from app.display import FrameDisplay  # noqa: E402
+from app.surfaces import EglSurface  # noqa: E402
+from render.base import render_frame  # noqa: E402
+from render.cuda_renderer import CudaRenderer  # noqa: E402
+from render.image_io import quantize_rgb8  # noqa: E402
+from scenes.builtin import build_scene  # noqa: E402
+
+
+def texture_matches(display: FrameDisplay, renderer: CudaRenderer, expected: np.ndarray) -> dict:
+    display.upload(device_image=renderer.image_buffer)
+    texture = display.read_texture()
+    return {
+        "path": display.path,
+        "equal": bool(np.array_equal(texture[..., :3], expected) and (texture[..., 3] == 255).all()),
+        "differing_values": int(np.count_nonzero(texture[..., :3] != expected)),
+        "notice": display.notice,
+    }
+
+
+def main() -> None:
+    scene, size = sys.argv[1], int(sys.argv[2])
+    surface = EglSurface(64, 64)
+    display = FrameDisplay()
+    renderer = CudaRenderer("auto")
+    renderer.load(build_scene(scene), size, size)
+    image = render_frame(renderer, 0)
+    expected = quantize_rgb8(image)
+    results = {"interop": texture_matches(display, renderer, expected)}
+    display.force_host_copy = True
+    results["host copy"] = texture_matches(display, renderer, expected)
+    display.release()
+    surface.close()
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
