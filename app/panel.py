@@ -201,7 +201,7 @@ class Panel:
         imgui.text(f"{'stages total':>14}: {totals[-1]:8.3f} ms (mean of last {len(totals)}: {totals.mean():.3f})")
         if implot.begin_plot("##frame times", imgui.ImVec2(-1, 160)):
             implot.setup_axes("frame", "ms", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
-            implot.plot_line("total", totals)
+            implot.plot_line("stages", totals)
             implot.plot_line(f"mean of {MOVING_AVERAGE}", moving_average(totals, MOVING_AVERAGE))
             implot.end_plot()
 

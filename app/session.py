@@ -255,9 +255,9 @@ class Session:
             if generation == self._generation:
                 self._cpu_image = image
                 self.history.append({"cpu frame": seconds * 1000})
-                if self.playing:
-                    self._advance_one()
                 return True
+        if self.playing and not self._dirty:
+            self._advance_one()
         if self._dirty:
             self._dirty = False
             advances, self._cpu_advances_due = self._cpu_advances_due, 0

@@ -105,6 +105,7 @@ class App:
             self._fit_resolution()
         fresh = self.session.update()
         if fresh:
+            stage_ms = dict(self.session.history[-1])
             device_image = self.session.device_image()
             if device_image is not None:
                 self.display.upload(device_image=device_image)
@@ -117,8 +118,7 @@ class App:
         self.surface.swap()
         now = time.perf_counter()
         if fresh:
-            times = dict(self.session.history[-1], **self.display.copy_ms)
-            self.frame_log.append({"wall": (now - self._last_present) * 1000, **times})
+            self.frame_log.append({"wall": (now - self._last_present) * 1000, **stage_ms, **self.display.copy_ms})
         self._last_present = now
         return True
 

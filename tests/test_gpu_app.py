@@ -1,0 +1,86 @@
+"""The app's GPU paths (skipped without a CUDA GPU): interop display, live variant switches, checks.
+
+Run on the lent GPU after ``source .gpu/setup.sh`` (EGL and the GUI wheels): ``python3 -m pytest -m gpu``.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.session import Session
+from app.settings import Settings
+from render.base import render_frame
+from render.reference import ReferenceRenderer
+from scenes.builtin import build_scene
+
+pytestmark = pytest.mark.gpu
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("scene,size", [("rand10k", 1024), ("snowsingle", 512), ("rgb", 257)])
+def test_interop_texture_equals_the_kernel_image(scene, size):
+    probe = ROOT / "tests" / "egl_interop_probe.py"
+    result = subprocess.run([sys.executable, str(probe), scene, str(size)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["interop"] == {"path": "interop", "equal": True, "differing_values": 0, "notice": None}
+    assert report["host copy"]["path"] == "host copy" and report["host copy"]["equal"]
+
+
+@pytest.fixture
+def session(tmp_path):
+    made = Session(Settings(scene="bouncingballs", size=256, export_folder=str(tmp_path)), backend="cuda")
+    yield made
+    made.close()
+
+
+def reference(name, size, frame):
+    renderer = ReferenceRenderer()
+    renderer.load(build_scene(name), size, size)
+    return render_frame(renderer, frame)
+
+
+def test_switching_variants_keeps_the_frame_and_stays_exact(session):
+    for _ in range(3):
+        session.step()
+    expected = reference("bouncingballs", 256, 3)
+    for label in ("per-pixel", "tile-scan:tile=32,scan=blelloch", "tile-sort:test=exact", "auto"):
+        assert session.set_variant(label), session.status
+        assert session.frame == 3 and session.update()
+        assert np.array_equal(session.host_image(), expected), label
+        assert set(session.history[-1]) == {"clear", "advance", "binning", "blending"}
+
+
+def test_check_against_reference_passes(session):
+    session.step()
+    session.start_check()
+    deadline = time.monotonic() + 120
+    result = None
+    while result is None and time.monotonic() < deadline:
+        result = session.poll_check()
+        time.sleep(0.01)
+    assert result is not None and result.passed and result.size == 256
+    assert session.status.startswith("check against reference: pass")
+
+
+def test_headless_gui_uses_interop(tmp_path):
+    stats, shot = tmp_path / "stats.json", tmp_path / "shot.png"
+    command = [sys.executable, str(ROOT / "main.py"), "gui", "--headless", "--scene", "rand10k", "--size", "512"]
+    command += ["--frames", "30", "--vsync", "off", "--stats", str(stats), "--screenshot", str(shot)]
+    result = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(stats.read_text())
+    assert report["display_path"] == "interop" and report["stage_ms_median"]["display copy"] > 0
+    assert shot.exists()

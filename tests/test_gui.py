@@ -1,0 +1,244 @@
+"""The real window under Xvfb with Mesa's OpenGL (no GPU): open, draw, switch, shortcuts, resize,
+export, the interop fallback, and the ``gui`` command windowed and headless (EGL).
+
+CI installs Xvfb (``.ci/run``) and sets RASTERLAB_REQUIRE_GUI=1, so there a missing X server fails
+these tests instead of skipping them.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def x_display():
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        if os.environ.get("RASTERLAB_REQUIRE_GUI"):
+            pytest.fail("Xvfb is not installed (see .ci/run for the packages)")
+        pytest.skip("Xvfb is not installed")
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        pass_fds=(write_end,),
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_end)
+    with os.fdopen(read_end) as stream:
+        display = f":{stream.readline().strip()}"
+    previous = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = display
+    yield display
+    if previous is None:
+        os.environ.pop("DISPLAY")
+    else:
+        os.environ["DISPLAY"] = previous
+    server.terminate()
+    server.wait(10)
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    folder = tmp_path / "config"
+    monkeypatch.setenv("RASTERLAB_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def app(x_display, config, tmp_path):
+    from app.session import Session
+    from app.settings import Settings
+    from app.surfaces import GlfwWindow
+    from app.window import App
+
+    settings = Settings(scene="rgb", size=256, vsync=False, export_folder=str(tmp_path / "exports"))
+    made = App(GlfwWindow(900, 600, "rasterlab test"), Session(settings, backend="cpu"))
+    yield made
+    made.close()
+
+
+def run_until_shown(app, timeout=60):
+    """Loop the window until the CPU frame is on screen; returns the framebuffer, row 0 = top."""
+    from app.surfaces import read_framebuffer
+
+    deadline = time.monotonic() + timeout
+    app.frame()
+    while app.session.frame_outstanding and time.monotonic() < deadline:
+        app.frame()
+        time.sleep(0.002)
+    assert not app.session.frame_outstanding, "the frame never arrived"
+    app.frame()
+    return read_framebuffer(*app.surface.framebuffer_size())
+
+
+def expected_rgb8(name, size, frame=0):
+    from render.base import render_frame
+    from render.image_io import to_rgb8
+    from render.reference import ReferenceRenderer
+    from scenes.builtin import build_scene
+
+    renderer = ReferenceRenderer(workers=1)
+    renderer.load(build_scene(name), size, size)
+    return to_rgb8(render_frame(renderer, frame))
+
+
+def frame_in_window(app, screen):
+    """The shown frame's pixels at texel centres, sampled from the window; uint8 (S, S, 3), row 0 = top."""
+    size = app.session.settings.size
+    left, bottom, width, height = app.display.draw(*app.view_rect())
+    fb_height = screen.shape[0]
+    centres = (np.arange(size) + 0.5) / size
+    columns = (left + centres * width).astype(int)
+    rows = fb_height - 1 - (bottom + centres[::-1] * height).astype(int)
+    return screen[np.ix_(rows, columns)]
+
+
+def press(app, key):
+    from imgui_bundle import imgui
+
+    imgui.get_io().add_key_event(key, True)
+    app.frame()
+    imgui.get_io().add_key_event(key, False)
+    app.frame()
+
+
+def test_window_shows_the_scene_exactly_and_the_panel(app):
+    screen = run_until_shown(app)
+    assert np.array_equal(frame_in_window(app, screen), expected_rgb8("rgb", 256))
+    from imgui_bundle import imgui
+
+    from app.window import BACKGROUND
+
+    colour = imgui.get_style().color_(imgui.Col_.window_bg)
+    blended = [
+        colour.w * c + (1 - colour.w) * b for c, b in zip((colour.x, colour.y, colour.z), BACKGROUND, strict=True)
+    ]
+    panel = screen[300:, 5:350].reshape(-1, 3)
+    share_of_panel_colour = np.mean(np.abs(panel.astype(int) - np.array(blended) * 255).max(axis=1) <= 2)
+    assert share_of_panel_colour > 0.5  # mostly panel background, with text and widgets on it
+    assert (screen[:, 5:350] > 200).any()  # light text on it
+
+
+def test_switching_scene_and_variant_through_the_session(app):
+    run_until_shown(app)
+    app.session.select_scene("pattern")
+    screen = run_until_shown(app)
+    assert np.array_equal(frame_in_window(app, screen), expected_rgb8("pattern", 256))
+    assert app.session.set_variant("tile-sort:tile=32")
+    assert app.session.settings.variant == "tile-sort:test=box,tile=32"
+
+
+def test_shortcuts_play_reset_help_and_export(app, tmp_path):
+    from imgui_bundle import imgui
+
+    app.session.select_scene("bouncingballs")
+    run_until_shown(app)
+    press(app, imgui.Key.space)
+    assert app.session.playing
+    deadline = time.monotonic() + 30
+    while app.session.frame < 2 and time.monotonic() < deadline:
+        app.frame()
+    press(app, imgui.Key.r)
+    assert app.session.frame == 0 and not app.session.playing
+    press(app, imgui.Key.h)
+    assert app.panel.show_help
+    press(app, imgui.Key.f1)
+    assert not app.panel.show_help
+    run_until_shown(app)
+    press(app, imgui.Key.s)
+    exported = list((tmp_path / "exports").iterdir())
+    assert [p.name for p in exported] == ["bouncingballs_reference_0000.png"]
+
+
+def test_resize_and_fit_to_window(app):
+    run_until_shown(app)
+    app.session.settings.fit_to_window = True
+    app.surface.set_size(700, 500)
+    deadline = time.monotonic() + 10
+    while app.surface.framebuffer_size() != (700, 500) and time.monotonic() < deadline:
+        app.frame()
+    screen = run_until_shown(app)
+    assert screen.shape == (500, 700, 3)
+    assert app.session.settings.size == 320  # the view is 700 - 380 wide, 500 high
+    assert np.array_equal(frame_in_window(app, screen), expected_rgb8("rgb", 320))
+
+
+def test_interop_failure_falls_back_to_host_copy_once(app):
+    run_until_shown(app)
+    display = app.display
+    assert display._try_interop() is None  # Mesa + no GPU: registration fails
+    notice = display.notice
+    assert notice.startswith("CUDA-GL interop unavailable, showing frames through a host copy: ")
+    assert display._try_interop() is None and display.notice == notice
+    assert display.path == "host copy"
+
+
+def test_screenshot_with_ui_goes_to_the_export_folder(app, tmp_path):
+    run_until_shown(app)
+    app.request_screenshot()
+    app.frame()
+    assert app.last_screenshot == tmp_path / "exports" / "rgb_reference_0000_ui.png"
+    from PIL import Image
+
+    assert Image.open(app.last_screenshot).size == (900, 600)
+
+
+def gui_command(*args, env_extra=None, drop_display=False):
+    env = dict(os.environ, **(env_extra or {}))
+    if drop_display:
+        env.pop("DISPLAY", None)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+@pytest.mark.parametrize("headless", [False, True], ids=["xvfb-window", "egl-headless"])
+def test_gui_command_screenshot(x_display, config, tmp_path, headless):
+    shot = tmp_path / "shot.png"
+    stats = tmp_path / "stats.json"
+    args = ["gui", "--scene", "rgb", "--size", "256", "--frames", "3", "--window", "800x500"]
+    args += ["--screenshot", str(shot), "--stats", str(stats)] + (["--headless"] if headless else [])
+    result = gui_command(*args, drop_display=headless)
+    assert result.returncode == 0, result.stderr
+    from PIL import Image
+
+    screen = np.asarray(Image.open(shot))
+    assert screen.shape == (500, 800, 3)
+    # The view is 420 x 500: the 256 frame is scaled to 420 x 420, starting 40 rows down.
+    view = screen[40:460, 380:800]
+    scaled_index = (np.arange(256) + 0.5) * 420 / 256
+    assert np.array_equal(view[np.ix_(scaled_index.astype(int), scaled_index.astype(int))], expected_rgb8("rgb", 256))
+    assert json.loads(stats.read_text())["display_path"] == "host copy"
+    assert not (config / "settings.json").exists()  # gui runs save nothing
+
+
+def test_no_display_says_so_and_points_to_headless(config):
+    result = gui_command(drop_display=True)
+    assert result.returncode == 2
+    assert "no display" in result.stderr and "gui --headless" in result.stderr
+
+
+def test_corrupt_settings_warn_and_the_app_still_runs(x_display, config, tmp_path):
+    config.mkdir()
+    (config / "settings.json").write_text("{broken")
+    result = gui_command("gui", "--scene", "rgb", "--size", "256", "--frames", "2", "--headless")
+    assert result.returncode == 0, result.stderr
+    assert "warning: settings file" in result.stderr and "using defaults" in result.stderr
+
+
+def test_interactive_run_saves_settings_in_the_config_folder(x_display, config, tmp_path):
+    from app.launch import GuiOptions, run_gui
+
+    assert run_gui(GuiOptions(scene="pattern", size=300, frames=2, persist=True)) == 0
+    saved = json.loads((config / "settings.json").read_text())
+    assert saved["scene"] == "pattern" and saved["size"] == 300
+    assert (config / "imgui.ini").exists()

@@ -1,0 +1,132 @@
+"""The app's actions without a window, on the CPU backend (the same methods the widgets call)."""
+
+import time
+
+import numpy as np
+import pytest
+
+from app.session import Session, export_name
+from app.settings import Settings
+from render.base import render_frame
+from render.reference import ReferenceRenderer
+from scenes.builtin import build_scene
+from scenes.files import save_scene
+
+
+def shown_image(session, timeout=60):
+    """Drive update() like the window loop until the CPU frame arrives."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if session.update():
+            return session.host_image()
+        time.sleep(0.002)
+    raise AssertionError("no frame within the timeout")
+
+
+def reference(name, size, frame):
+    renderer = ReferenceRenderer(workers=1)
+    renderer.load(build_scene(name), size, size)
+    return render_frame(renderer, frame)
+
+
+@pytest.fixture
+def session(tmp_path):
+    made = Session(Settings(scene="rgb", size=256, export_folder=str(tmp_path / "exports")), backend="cpu")
+    yield made
+    made.close()
+
+
+def test_first_frame_is_the_reference_frame_0(session):
+    assert np.array_equal(shown_image(session), reference("rgb", 256, 0))
+    assert session.variant_label() == "reference" and session.frame == 0
+
+
+def test_step_play_and_reset_follow_the_frame_protocol(session):
+    session.select_scene("bouncingballs")
+    shown_image(session)
+    session.step()
+    session.step()
+    assert session.frame == 2
+    assert np.array_equal(shown_image(session), reference("bouncingballs", 256, 2))
+    session.toggle_play()
+    shown_image(session)  # playing: each finished frame schedules the next one
+    shown_image(session)
+    assert session.frame >= 3 and session.playing
+    session.reset()
+    assert session.frame == 0 and not session.playing
+    assert np.array_equal(shown_image(session), reference("bouncingballs", 256, 0))
+
+
+def test_bad_scene_keeps_the_previous_one(session, tmp_path):
+    shown_image(session)
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"position": [[0.5, 0.5]]}')
+    assert not session.select_scene(str(bad))
+    assert "broken.json" in session.status and session.settings.scene == "rgb"
+    assert not session.select_scene("nonesuch")
+    assert "unknown scene 'nonesuch'" in session.status
+    assert session.scene.name == "rgb"
+
+
+def test_scene_file_opens(session, tmp_path):
+    path = save_scene(build_scene("pattern"), tmp_path / "pattern.npz")
+    assert session.select_scene(str(path))
+    assert np.array_equal(shown_image(session), reference("pattern", 256, 0))
+
+
+def test_seed_and_size_changes(session):
+    assert session.set_size(300) and session.settings.size == 300
+    assert shown_image(session).shape == (300, 300, 4)
+    assert session.set_size(10) and session.settings.size == 256  # clamped to the app's range
+    session.select_scene("rand10k")
+    assert session.set_seed(7)
+    assert np.array_equal(session.scene.position, build_scene("rand10k", 7).position)
+
+
+def test_unknown_variant_is_rejected_with_the_valid_names(session):
+    assert not session.set_variant("fastest")
+    assert "valid variants are: per-pixel, tile-scan, tile-sort, auto" in session.status
+    assert session.set_variant("tile-scan:tile=32")
+    assert session.settings.variant == "tile-scan:scan=warp,test=box,tile=32"
+    assert session.set_option("scan", "blelloch")
+    assert session.variant.label() == "tile-scan:scan=blelloch,test=box,tile=32"
+
+
+def test_slow_cpu_scene_waits_for_confirmation(session):
+    assert not session.select_scene("rand1M")
+    assert session.pending.name_or_file == "rand1M" and session.pending.seconds > 3
+    assert session.scene.name == "rgb"
+    assert session.select_scene("rand1M", confirmed=True) and session.pending is None
+
+
+def test_export_writes_the_render_never_overwrites(session, tmp_path):
+    expected = reference("rgb", 256, 0)
+    shown_image(session)
+    first = session.export_png()
+    second = session.export_png()
+    assert first.name == "rgb_reference_0000.png" and second.name == "rgb_reference_0000-2.png"
+    from PIL import Image
+
+    from render.image_io import to_rgb8
+
+    assert np.array_equal(np.asarray(Image.open(first)), to_rgb8(expected))
+    assert {p.name for p in first.parent.iterdir()} == {first.name, second.name}
+    assert session.status == f"saved {second}"
+
+
+def test_export_to_an_unwritable_folder_says_so(session, tmp_path):
+    shown_image(session)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    assert session.export_png(str(blocker / "sub")) is None
+    assert session.status.startswith(f"export failed: cannot write to {blocker / 'sub'}")
+
+
+def test_export_names_are_file_name_safe():
+    assert export_name("rand10k", "tile-scan:scan=warp,tile=32", 7) == "rand10k_tile-scan_scan-warp_tile-32_0007.png"
+    assert export_name("/data/my scene.npz", "auto", 0) == "my scene_auto_0000.png"
+
+
+def test_check_on_the_cpu_backend_explains_itself(session):
+    session.start_check()
+    assert "CPU backend is the reference" in session.status
