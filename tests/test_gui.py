@@ -28,7 +28,7 @@ def x_display():
         pytest.skip("Xvfb is not installed")
     read_end, write_end = os.pipe()
     server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_end), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(write_end,),
         stderr=subprocess.DEVNULL,
     )
