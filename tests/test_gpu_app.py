@@ -84,3 +84,15 @@ def test_headless_gui_uses_interop(tmp_path):
     report = json.loads(stats.read_text())
     assert report["display_path"] == "interop" and report["stage_ms_median"]["display copy"] > 0
     assert shot.exists()
+
+
+@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with the NVIDIA GL (XVFB=1 setup.sh)")
+def test_real_window_uses_interop(tmp_path):
+    stats = tmp_path / "stats.json"
+    command = [sys.executable, str(ROOT / "main.py"), "gui", "--scene", "pattern", "--size", "512"]
+    command += ["--frames", "20", "--stats", str(stats)]
+    result = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)}
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(stats.read_text())["display_path"] == "interop"

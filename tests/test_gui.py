@@ -137,6 +137,18 @@ def test_switching_scene_and_variant_through_the_session(app):
     assert app.session.settings.variant == "tile-sort:test=box,tile=32"
 
 
+def test_dropped_scene_file_opens(app, tmp_path):
+    from scenes.builtin import build_scene
+    from scenes.files import save_scene
+
+    run_until_shown(app)
+    path = save_scene(build_scene("pattern"), tmp_path / "dropped.json")
+    app.surface.dropped.append(str(path))  # what GLFW's drop callback does
+    screen = run_until_shown(app)
+    assert app.session.settings.scene == str(path)
+    assert np.array_equal(frame_in_window(app, screen), expected_rgb8("pattern", 256))
+
+
 def test_shortcuts_play_reset_help_and_export(app, tmp_path):
     from imgui_bundle import imgui
 
