@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.cli_spheres import SphereUsageError
 from render.base import RendererUnavailable, render_frame
 from render.gpu import gpu_problem
 from render.image_io import ExportError, write_png, write_raw
@@ -19,8 +20,10 @@ from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_
 from scenes.files import SceneFileError, is_scene_file, save_scene
 from scenes.lookup import scene_loader
 from scenes.model import CircleScene
+from scenes.spheres import UnknownSphereSceneError
 
 MAX_SIZE = 16384
+RENDERERS = ("circles", "spheres")
 
 
 class UsageError(Exception):
@@ -85,7 +88,13 @@ def choose_backend(requested: str | None) -> str:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    make_scene = scene_loader(args.scene, args.seed)
+    if args.renderer == "spheres":
+        from app.cli_spheres import render_spheres
+
+        return render_spheres(args, choose_backend(args.backend))
+    if args.count is not None:
+        raise UsageError("--count applies to --renderer spheres")
+    make_scene = scene_loader(args.scene, 0 if args.seed is None else args.seed)
     if args.variant and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     variant = args.variant or "auto"
@@ -128,6 +137,11 @@ def _require_gpu(command: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.renderer == "spheres":
+        _require_gpu("check")
+        from app.cli_spheres import check_spheres
+
+        return check_spheres(args)
     scenes = _scene_list(args.scenes, args.seed)
     variants = _variants(args.variants)
     _require_gpu("check")
@@ -162,6 +176,11 @@ def _progress_bar(done: int, total: int, label: str) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.renderer == "spheres":
+        _require_gpu("bench")
+        from app.cli_spheres import bench_spheres
+
+        return bench_spheres(args, _progress_bar)
     scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)
     variants = _variants(args.variants)
     _require_gpu("bench")
@@ -276,10 +295,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="render one frame of a scene to PNG and/or raw float32")
     render.add_argument(
-        "--scene", required=True, help=f"built-in scene ({', '.join(SCENE_NAMES)}) or a .npz/.json file"
+        "--scene",
+        required=True,
+        help=f"built-in scene ({', '.join(SCENE_NAMES)}; spheres: classic, random) or a .npz/.json file",
     )
+    render.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    render.add_argument("--count", type=_non_negative, help="spheres: how many (classic 20, random 1024)")
     render.add_argument("--size", type=_size, default=1024, help="image width and height (default 1024)")
-    render.add_argument("--seed", type=_non_negative, default=0, help="scene seed (default 0)")
+    render.add_argument("--seed", type=_non_negative, help="scene seed (default 0; spheres classic: 1)")
     render.add_argument("--frame", type=_non_negative, default=0, help="frame k, rendered after k+1 advances")
     render.add_argument("--variant", help=f"CUDA variant: {', '.join(VARIANT_NAMES)} (options: name:key=value,...)")
     render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
@@ -288,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.set_defaults(run=cmd_render)
 
     check = sub.add_parser("check", help="compare every CUDA variant with the CPU reference")
-    check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes")
+    check.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
     check.add_argument("--variants", nargs="+", help="default: every variant")
     check.add_argument("--size", type=_size, default=1024)
     check.add_argument("--seed", type=_non_negative, default=0)
@@ -296,7 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=cmd_check)
 
     bench = sub.add_parser("bench", help="time variants with the CS149 protocol and CUDA events")
+    bench.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
     bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
+    bench.add_argument("--counts", nargs="+", type=_positive, help="spheres: counts (default 20 256 1024 2340 16384)")
+    bench.add_argument("--sizes", nargs="+", type=_size, help="spheres: sizes (default 512 1024 2048)")
     bench.add_argument("--variants", nargs="+", help="default: every variant")
     bench.add_argument("--size", type=_size, default=1024)
     bench.add_argument("--seed", type=_non_negative, default=0)
@@ -340,7 +367,15 @@ def main(argv: list[str] | None = None) -> int:
         return run_gui(GuiOptions(persist=True))
     try:
         return args.run(args)
-    except (UsageError, UnknownSceneError, SceneFileError, RendererUnavailable, ExportError) as error:
+    except (
+        UsageError,
+        UnknownSceneError,
+        SceneFileError,
+        RendererUnavailable,
+        ExportError,
+        SphereUsageError,
+        UnknownSphereSceneError,
+    ) as error:
         _note(f"error: {error}")
         return 2
     except KeyboardInterrupt:

@@ -73,5 +73,9 @@ def write_png_rgb8(pixels: np.ndarray, path: str | Path) -> Path:
 
 def write_raw(image: np.ndarray, path: str | Path) -> Path:
     """Save ``image`` as float32 (H, W, 4) RGBA .npy, unclamped, row 0 = top of the picture."""
-    data = image_top_down(image.astype(np.float32, copy=False))
-    return _atomic_write(Path(path), lambda stream: np.save(stream, data))
+    return write_raw_top_down(image_top_down(image.astype(np.float32, copy=False)), path)
+
+
+def write_raw_top_down(data: np.ndarray, path: str | Path) -> Path:
+    """Save ``data`` float32 (H, W, 4), already row 0 = top, as .npy."""
+    return _atomic_write(Path(path), lambda stream: np.save(stream, np.asarray(data, np.float32)))

@@ -43,6 +43,20 @@ VARIANTS: dict[str, VariantSpec] = {
 
 VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
 
+# The sphere tracer's variants differ only in where the sphere array lives and how warps read it.
+SPHERE_VARIANTS: dict[str, VariantSpec] = {
+    spec.name: spec
+    for spec in (
+        VariantSpec("global", "spheres in a global-memory buffer (the book's first version)", {}),
+        VariantSpec("constant", "spheres in __constant__ memory, broadcast to a warp (at most 2340)", {}),
+        VariantSpec("shared-tiled", "each block stages chunks of spheres in shared memory", {}),
+        VariantSpec("readonly", "global memory read through the read-only cache (__ldg)", {}),
+        VariantSpec("constant-divergent", "constant memory with lanes reading different spheres (serializes)", {}),
+    )
+}
+SPHERE_VARIANT_NAMES: tuple[str, ...] = tuple(SPHERE_VARIANTS)
+REGISTRIES = {"circles": VARIANTS, "spheres": SPHERE_VARIANTS}
+
 
 class UnknownVariantError(ValueError):
     pass
@@ -64,12 +78,15 @@ class VariantChoice:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
 
-def parse_variant(text: str) -> VariantChoice:
-    """Parse ``name[:key=value,...]``; raises UnknownVariantError naming the valid choices."""
+def parse_variant(text: str, renderer: str = "circles") -> VariantChoice:
+    """Parse ``name[:key=value,...]`` for ``renderer`` (circles or spheres); raises
+    UnknownVariantError naming the valid choices."""
+    registry = REGISTRIES[renderer]
     name, _, option_text = text.strip().partition(":")
-    spec = VARIANTS.get(name)
+    spec = registry.get(name)
     if spec is None:
-        raise UnknownVariantError(f"unknown variant {name!r}; valid variants are: {', '.join(VARIANT_NAMES)}")
+        which = "" if renderer == "circles" else f" {renderer}"
+        raise UnknownVariantError(f"unknown{which} variant {name!r}; valid variants are: {', '.join(registry)}")
     options = spec.defaults()
     for item in filter(None, option_text.split(",")):
         key, _, value = item.partition("=")

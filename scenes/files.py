@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scenes.model import ANIMATIONS, NAMED_BACKGROUNDS, SHADINGS, CircleScene
+from scenes.spheres import SphereScene
 
 SCENE_SUFFIXES = (".npz", ".json")
 # A guard against files that would exhaust host memory; the GPU may hold fewer (the renderer says).
@@ -168,3 +169,42 @@ def load_scene(path: str | Path) -> CircleScene:
 
 def is_scene_file(name: str) -> bool:
     return Path(name).suffix in SCENE_SUFFIXES
+
+
+def save_sphere_scene(scene: SphereScene, path: str | Path) -> Path:
+    """Write a sphere scene (kind "spheres") to ``path`` (.npz or .json)."""
+    path = Path(path)
+    fields = {"kind": "spheres", "center": scene.center, "radius": scene.radius, "color": scene.color}
+    if path.suffix == ".npz":
+        with open(path, "wb") as handle:
+            np.savez_compressed(handle, **fields)
+    elif path.suffix == ".json":
+        path.write_text(json.dumps({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in fields.items()}))
+    else:
+        raise SceneFileError(f"{path}: unknown scene file type {path.suffix!r}; use .npz or .json")
+    return path
+
+
+def load_sphere_scene(path: str | Path) -> SphereScene:
+    """Read and validate a sphere scene file; raises SceneFileError naming the file and field."""
+    path = Path(path)
+    if not path.is_file():
+        raise SceneFileError(f"{path}: no such scene file")
+    fields = _read_fields(path)
+    kind = fields.get("kind")
+    if isinstance(kind, np.ndarray) and kind.dtype.kind == "U":
+        kind = str(kind)
+    if kind != "spheres":
+        raise SceneFileError(f"{path}: field 'kind' must be 'spheres', got {kind!r}")
+    radius = _array(fields, "radius", (), path)
+    count = radius.shape[0]
+    if count > MAX_CIRCLES:
+        raise SceneFileError(f"{path}: field 'radius' has {count} spheres, more than the {MAX_CIRCLES} allowed")
+    if np.any(radius <= 0):
+        raise SceneFileError(f"{path}: field 'radius' must be > 0 ({int(np.sum(radius <= 0))} values are not)")
+    arrays = {}
+    for key in ("center", "color"):
+        arrays[key] = _array(fields, key, (3,), path)
+        if arrays[key].shape[0] != count:
+            raise SceneFileError(f"{path}: field {key!r} has {arrays[key].shape[0]} rows but 'radius' has {count}")
+    return SphereScene(path.stem, arrays["center"], radius, arrays["color"])

@@ -15,6 +15,8 @@ def builds():
     yield "image_ops.cu", {}
     yield "animate.cu", {}
     yield "to_rgba8.cu", {}
+    for variant in ("global", "readonly", "shared", "constant", "constant_divergent"):
+        yield f"spheres_{variant}.cu", {}
     yield "render_per_pixel.cu", {}
     for choice in all_configurations():
         opts = dict(choice.options)

@@ -1,0 +1,49 @@
+"""Every sphere variant against the NumPy reference on the GPU (skipped without one)."""
+
+import numpy as np
+import pytest
+
+from render.base import RendererUnavailable
+from render.spheres_cuda import SphereCudaRenderer
+from render.spheres_reference import trace_reference
+from render.variants import SPHERE_VARIANT_NAMES
+from scenes.spheres import build_sphere_scene, random_spheres
+
+pytestmark = pytest.mark.gpu
+
+
+def gpu_image(variant, scene, size):
+    renderer = SphereCudaRenderer(variant)
+    renderer.load(scene, size)
+    renderer.poison()
+    renderer.render()
+    assert renderer.kernel_ms() > 0
+    return renderer.image()
+
+
+@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+@pytest.mark.parametrize("count", [0, 1, 20, 300, 2340])
+@pytest.mark.parametrize("size", [64, 257, 512])
+def test_variant_equals_reference(variant, count, size):
+    scene = random_spheres(count, 7)
+    assert np.array_equal(gpu_image(variant, scene, size), trace_reference(scene, size))
+
+
+@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+def test_classic_at_1024_is_identical(variant):
+    scene = build_sphere_scene("classic")
+    assert np.array_equal(gpu_image(variant, scene, 1024), trace_reference(scene, 1024))
+
+
+@pytest.mark.parametrize("variant", ["global", "readonly", "shared-tiled"])
+def test_beyond_constant_memory(variant):
+    scene = random_spheres(5000, 3)
+    assert np.array_equal(gpu_image(variant, scene, 128), trace_reference(scene, 128))
+
+
+@pytest.mark.parametrize("variant", ["constant", "constant-divergent"])
+def test_constant_memory_limit_is_explained(variant):
+    renderer = SphereCudaRenderer(variant)
+    renderer.load(random_spheres(2340, 1), 64)
+    with pytest.raises(RendererUnavailable, match=r"2341 spheres need 65548 bytes of constant memory; it holds 65536"):
+        renderer.load(random_spheres(2341, 1), 64)

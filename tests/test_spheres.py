@@ -1,0 +1,120 @@
+"""The sphere tracer's scenes, reference semantics, files and CLI (no GPU needed)."""
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from render.spheres_reference import trace_reference
+from scenes.files import SceneFileError, load_sphere_scene, save_sphere_scene
+from scenes.spheres import SphereScene, build_sphere_scene, random_spheres
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def spheres(*rows):
+    """Hand-made spheres from (x, y, z, radius, r, g, b) rows."""
+    data = np.array(rows, np.float32).reshape(-1, 7)
+    return SphereScene("hand", data[:, 0:3].copy(), data[:, 3].copy(), data[:, 4:7].copy())
+
+
+def test_classic_scene_follows_the_books_draws():
+    scene = build_sphere_scene("classic")
+    assert scene.count == 20
+    # glibc seed 1: rand() = 1804289383, 846930886, 1681692777, 1714636915, ...; rnd(x) = x * rand() / RAND_MAX
+    first = np.float32(1804289383) / np.float32(2147483647)
+    assert scene.color[0, 0] == first
+    assert scene.color[0, 1] == np.float32(846930886) / np.float32(2147483647)
+    assert scene.center[0, 0] == np.float32(1000) * np.float32(1714636915) / np.float32(2147483647) - np.float32(500)
+    assert scene.center.dtype == np.float32 and (np.abs(scene.center) <= 500).all()
+    assert ((scene.radius >= 20) & (scene.radius <= 120)).all()
+    assert ((scene.color >= 0) & (scene.color <= 1)).all()
+
+
+def test_random_scene_is_the_same_recipe_by_seed_and_count():
+    assert np.array_equal(random_spheres(20, 1).records(), build_sphere_scene("classic").records())
+    assert random_spheres(5, 2).count == 5 and not np.array_equal(
+        random_spheres(5, 2).center, random_spheres(5, 3).center
+    )
+
+
+def test_classic_image_checksum():
+    image = trace_reference(build_sphere_scene("classic"), 512)
+    assert image.shape == (512, 512, 4) and image.dtype == np.uint8 and (image[..., 3] == 255).all()
+    digest = hashlib.sha256(image.tobytes()).hexdigest()
+    assert digest == CLASSIC_512_SHA256, digest
+
+
+def test_centre_hit_full_shade_and_truncation():
+    # size 8: pixel x = 4 has ox = 0. The ray through the centre has dz = radius: shade 1.
+    image = trace_reference(spheres((0, 0, 0, 2, 0.5, 1.0, 0.2)), 8)
+    assert tuple(image[4, 4]) == (127, 255, 51, 255)  # trunc(0.5*255), 255, trunc(0.2*255 = 51.0000007)
+
+
+def test_boundary_is_a_miss_and_background_is_black():
+    image = trace_reference(spheres((0, 0, 0, 2, 1, 1, 1)), 8)
+    assert tuple(image[4, 6]) == (0, 0, 0, 255)  # dx = 2 = radius: not strictly inside
+    assert image[4, 5, 0] > 0 and tuple(image[0, 0]) == (0, 0, 0, 255)
+
+
+def test_nearest_hit_wins_and_ties_keep_the_first_sphere():
+    near_first = trace_reference(spheres((0, 0, 10, 3, 1, 0, 0), (0, 0, 50, 3, 0, 1, 0)), 8)
+    assert near_first[4, 4, 1] == 255 and near_first[4, 4, 0] == 0  # larger dz + z is nearer the eye
+    tie = trace_reference(spheres((0, 0, 5, 3, 1, 0, 0), (0, 0, 5, 3, 0, 1, 0)), 8)
+    assert tie[4, 4, 0] == 255 and tie[4, 4, 1] == 0
+
+
+def test_offsets_use_integer_half_of_the_size():
+    # size 5: half = 2, so pixel x = 2 is ox = 0.
+    image = trace_reference(spheres((0, 0, 0, 0.5, 1, 1, 1)), 5)
+    lit = np.argwhere(image[..., 0] > 0)
+    assert lit.tolist() == [[2, 2]]
+
+
+def test_sphere_files_round_trip_and_reject_bad_ones(tmp_path):
+    scene = build_sphere_scene("classic")
+    for suffix in (".npz", ".json"):
+        loaded = load_sphere_scene(save_sphere_scene(scene, tmp_path / f"classic{suffix}"))
+        assert np.array_equal(loaded.records(), scene.records())
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [0], "color": [[1, 1, 1]]}')
+    with pytest.raises(SceneFileError, match=r"bad.json: field 'radius' must be > 0"):
+        load_sphere_scene(bad)
+    bad.write_text('{"kind": "circles"}')
+    with pytest.raises(SceneFileError, match=r"field 'kind' must be 'spheres'"):
+        load_sphere_scene(bad)
+
+
+def run(*args):
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_renders_spheres_png_and_raw_top_down(tmp_path):
+    png, raw = tmp_path / "c.png", tmp_path / "c.npy"
+    args = ["render", "--renderer", "spheres", "--scene", "classic", "--size", "128", "--backend", "cpu"]
+    result = run(*args, "--out", str(png), "--raw", str(raw))
+    assert result.returncode == 0, result.stderr
+    from PIL import Image
+
+    expected = trace_reference(build_sphere_scene("classic"), 128)[::-1]
+    assert np.array_equal(np.asarray(Image.open(png)), expected[..., :3])
+    data = np.load(raw)
+    assert data.dtype == np.float32 and data.shape == (128, 128, 4)
+    assert np.array_equal(data, expected.astype(np.float32) / np.float32(255))
+
+
+def test_cli_sphere_errors():
+    assert "unknown sphere scene 'moon'" in run("render", "--renderer", "spheres", "--scene", "moon").stderr
+    result = run("render", "--renderer", "spheres", "--scene", "classic", "--backend", "cpu", "--variant", "x")
+    assert result.returncode == 2 and "valid variants are: global, constant, shared-tiled" in result.stderr
+    result = run("render", "--renderer", "spheres", "--scene", "classic", "--backend", "cpu", "--variant", "global")
+    assert result.returncode == 2 and "--variant applies to the cuda backend" in result.stderr
+    assert (
+        run("render", "--scene", "rgb", "--count", "3").stderr.strip().endswith("--count applies to --renderer spheres")
+    )
+
+
+CLASSIC_512_SHA256 = "9eef82f9a2dba58426bb73e2accbca0d6f6df097cc6ccaf178a52085b377f16c"
