@@ -15,7 +15,7 @@ from app.cli_spheres import SphereUsageError
 from render.base import RendererUnavailable, render_frame
 from render.gpu import gpu_problem
 from render.image_io import ExportError, write_png, write_raw
-from render.variants import VARIANT_NAMES, UnknownVariantError, parse_variant
+from render.variants import VARIANT_NAMES, UnknownVariantError, checked_variants
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
 from scenes.files import SceneFileError, is_scene_file, save_scene
 from scenes.lookup import scene_loader
@@ -57,14 +57,11 @@ def _positive(text: str) -> int:
     return value
 
 
-def _variants(names: list[str] | None) -> list[str]:
-    chosen = names or [name for name in VARIANT_NAMES]
-    for name in chosen:
-        try:
-            parse_variant(name)
-        except UnknownVariantError as error:
-            raise UsageError(str(error)) from None
-    return chosen
+def _variants(names: list[str] | None, renderer: str = "circles") -> list[str]:
+    try:
+        return checked_variants(names, renderer)
+    except UnknownVariantError as error:
+        raise UsageError(str(error)) from None
 
 
 def _note(text: str) -> None:

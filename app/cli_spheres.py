@@ -11,7 +11,7 @@ import numpy as np
 
 from render.image_io import write_png_rgb8, write_raw_top_down
 from render.spheres_reference import trace_reference
-from render.variants import SPHERE_VARIANT_NAMES, UnknownVariantError, parse_variant
+from render.variants import UnknownVariantError, checked_variants
 from scenes.files import is_scene_file, load_sphere_scene
 from scenes.spheres import SPHERE_SCENES, SphereScene, UnknownSphereSceneError, build_sphere_scene, random_spheres
 
@@ -36,13 +36,10 @@ def sphere_scene(name_or_file: str, count: int | None, seed: int | None) -> Sphe
 
 
 def sphere_variants(names: list[str] | None) -> list[str]:
-    chosen = names or list(SPHERE_VARIANT_NAMES)
-    for name in chosen:
-        try:
-            parse_variant(name, "spheres")
-        except UnknownVariantError as error:
-            raise SphereUsageError(str(error)) from None
-    return chosen
+    try:
+        return checked_variants(names, "spheres")
+    except UnknownVariantError as error:
+        raise SphereUsageError(str(error)) from None
 
 
 def render_spheres(args: argparse.Namespace, backend: str) -> int:

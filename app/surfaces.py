@@ -32,7 +32,6 @@ class GlfwWindow:
         self.glfw = glfw
         if not has_display() or not glfw.init():
             raise NoDisplay("no display to open a window on (DISPLAY is not set or the X server refused)")
-        glfw.window_hint(glfw.VISIBLE, visible)
         self.handle = None
         for core in (True, False):
             glfw.default_window_hints()
@@ -96,9 +95,8 @@ class EglSurface:
         attributes += [EGL.EGL_RED_SIZE, 8, EGL.EGL_GREEN_SIZE, 8, EGL.EGL_BLUE_SIZE, 8, EGL.EGL_NONE]
         config, count = EGL.EGLConfig(), EGL.EGLint()
         config_list = (EGL.EGLint * len(attributes))(*attributes)
-        if not EGL.eglChooseConfig(self.display, config_list, ctypes.pointer(config), 1, ctypes.pointer(count)):
-            raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
-        if count.value < 1:
+        chosen = EGL.eglChooseConfig(self.display, config_list, ctypes.pointer(config), 1, ctypes.pointer(count))
+        if not chosen or count.value < 1:
             raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
         surface_attributes = (EGL.EGLint * 5)(EGL.EGL_WIDTH, width, EGL.EGL_HEIGHT, height, EGL.EGL_NONE)
         self.surface = EGL.eglCreatePbufferSurface(self.display, config, surface_attributes)

@@ -21,6 +21,7 @@ def gpu_problem() -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
 def gpu_name() -> str:
     import cupy
 

@@ -101,6 +101,14 @@ def parse_variant(text: str, renderer: str = "circles") -> VariantChoice:
     return VariantChoice(name, tuple(sorted(options.items())))
 
 
+def checked_variants(names: list[str] | None, renderer: str = "circles") -> list[str]:
+    """``names`` (default: every variant of ``renderer``), each parsed; raises UnknownVariantError."""
+    chosen = names or list(REGISTRIES[renderer])
+    for name in chosen:
+        parse_variant(name, renderer)
+    return chosen
+
+
 def all_configurations() -> list[VariantChoice]:
     """Every concrete variant with every combination of options (``auto`` excluded)."""
     import itertools

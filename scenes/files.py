@@ -126,17 +126,23 @@ def _background(fields: dict, shading: str, path: Path):
     return tuple(float(c) for c in rgb)
 
 
-def load_scene(path: str | Path) -> CircleScene:
-    """Read and validate a circle scene file; raises SceneFileError naming the file and field."""
-    path = Path(path)
+def _fields_of_kind(path: Path, expected: str) -> dict:
+    """The file's fields, once its ``kind`` is ``expected``; raises SceneFileError otherwise."""
     if not path.is_file():
         raise SceneFileError(f"{path}: no such scene file")
     fields = _read_fields(path)
     kind = fields.get("kind")
     if isinstance(kind, np.ndarray) and kind.dtype.kind == "U":
         kind = str(kind)
-    if kind != "circles":
-        raise SceneFileError(f"{path}: field 'kind' must be 'circles', got {kind!r}")
+    if kind != expected:
+        raise SceneFileError(f"{path}: field 'kind' must be '{expected}', got {kind!r}")
+    return fields
+
+
+def load_scene(path: str | Path) -> CircleScene:
+    """Read and validate a circle scene file; raises SceneFileError naming the file and field."""
+    path = Path(path)
+    fields = _fields_of_kind(path, "circles")
     position = _array(fields, "position", (3,), path)
     radius = _array(fields, "radius", (), path)
     count = radius.shape[0]
@@ -188,14 +194,7 @@ def save_sphere_scene(scene: SphereScene, path: str | Path) -> Path:
 def load_sphere_scene(path: str | Path) -> SphereScene:
     """Read and validate a sphere scene file; raises SceneFileError naming the file and field."""
     path = Path(path)
-    if not path.is_file():
-        raise SceneFileError(f"{path}: no such scene file")
-    fields = _read_fields(path)
-    kind = fields.get("kind")
-    if isinstance(kind, np.ndarray) and kind.dtype.kind == "U":
-        kind = str(kind)
-    if kind != "spheres":
-        raise SceneFileError(f"{path}: field 'kind' must be 'spheres', got {kind!r}")
+    fields = _fields_of_kind(path, "spheres")
     radius = _array(fields, "radius", (), path)
     count = radius.shape[0]
     if count > MAX_CIRCLES:
