@@ -48,7 +48,16 @@ def test_default_output_name_and_backend_note(tmp_path):
 
 
 @pytest.mark.skipif(gpu_problem() is None, reason="checks the no-GPU error path")
-@pytest.mark.parametrize("args", [["render", "--scene", "rgb", "--backend", "cuda"], ["check"], ["bench"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", "--scene", "rgb", "--backend", "cuda"],
+        ["check"],
+        ["bench"],
+        ["check", "--renderer", "spheres"],
+        ["bench", "--renderer", "spheres"],
+    ],
+)
 def test_cuda_without_gpu_is_one_clear_error(args):
     result = run(*args)
     assert result.returncode == 2
@@ -110,3 +119,19 @@ def test_scene_save_then_render(tmp_path):
     raw = tmp_path / "h.npy"
     assert main(["render", "--scene", str(path), "--size", "32", "--backend", "cpu", "--raw", str(raw)]) == 0
     assert np.load(raw).shape == (32, 32, 4)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["gui", "--frames", "1", "--window", "big"], "window size must be WxH, e.g. 1280x800, got 'big'"),
+        (["gui", "--frames", "1", "--window", "100x100"], "window size must be 200..16384 each way"),
+        (["gui", "--frames", "1", "--size", "100"], "the app renders at 256..4096, got 100"),
+        (["gui", "--frames", "0"], "expected a value >= 1, got 0"),
+        (["gui", "--frames", "1", "--variant", "fastest"], "unknown variant 'fastest'; valid variants are"),
+        (["gui", "--frames", "1", "--scene", "nonesuch"], "unknown scene 'nonesuch'"),
+    ],
+)
+def test_gui_bad_arguments(args, message):
+    result = run(*args)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
