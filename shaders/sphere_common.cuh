@@ -63,15 +63,3 @@ __device__ __forceinline__ void write_hit(uchar4* image, int size, int x, int y,
     image[y * size + x] = make_uchar4(static_cast<int>(hit.r * 255.0f), static_cast<int>(hit.g * 255.0f),
                                       static_cast<int>(hit.b * 255.0f), 255);
 }
-
-// The whole per-thread job of a variant that visits spheres in index order; ``load(i)`` returns
-// sphere i from wherever the variant keeps it.
-template <class LoadSphere>
-__device__ __forceinline__ void trace_in_order(int count, uchar4* image, int size, LoadSphere load) {
-    int x, y;
-    float ox, oy;
-    if (!sphere_pixel(size, &x, &y, &ox, &oy)) return;
-    NearestHit hit;
-    for (int i = 0; i < count; ++i) hit.consider_in_order(load(i), ox, oy);
-    write_hit(image, size, x, y, hit);
-}

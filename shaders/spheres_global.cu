@@ -1,6 +1,11 @@
-// Spheres in a global-memory buffer passed as an argument (the book's first version).
+// Spheres in a global-memory buffer passed as an argument (the book's "before" version).
 #include "sphere_common.cuh"
 
 extern "C" __global__ void trace_global(const Sphere* spheres, int count, uchar4* image, int size) {
-    trace_in_order(count, image, size, [=](int i) { return spheres[i]; });
+    int x, y;
+    float ox, oy;
+    if (!sphere_pixel(size, &x, &y, &ox, &oy)) return;
+    NearestHit hit;
+    for (int i = 0; i < count; ++i) hit.consider_in_order(spheres[i], ox, oy);
+    write_hit(image, size, x, y, hit);
 }

@@ -7,5 +7,10 @@ __device__ __forceinline__ Sphere load_readonly(const Sphere* __restrict__ s) {
 
 extern "C" __global__ void trace_readonly(const Sphere* __restrict__ spheres, int count, uchar4* __restrict__ image,
                                           int size) {
-    trace_in_order(count, image, size, [=](int i) { return load_readonly(spheres + i); });
+    int x, y;
+    float ox, oy;
+    if (!sphere_pixel(size, &x, &y, &ox, &oy)) return;
+    NearestHit hit;
+    for (int i = 0; i < count; ++i) hit.consider_in_order(load_readonly(spheres + i), ox, oy);
+    write_hit(image, size, x, y, hit);
 }
