@@ -15,10 +15,11 @@ from app.cli_spheres import SphereUsageError
 from render.base import RendererUnavailable, render_frame
 from render.gpu import gpu_problem
 from render.image_io import ExportError, write_png, write_raw
+from render.sphere_shading import VIEWS
 from render.variants import VARIANT_NAMES, UnknownVariantError, checked_variants
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
 from scenes.files import SceneFileError, is_scene_file, save_scene
-from scenes.lookup import scene_loader
+from scenes.lookup import scene_loader, sphere_scene_loader
 from scenes.model import CircleScene
 from scenes.spheres import UnknownSphereSceneError
 
@@ -48,6 +49,23 @@ def _non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a value >= 0, got {value}")
     return value
+
+
+def _unit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a value in 0..1, got {text}")
+    return value
+
+
+def _spheres_only(args: argparse.Namespace, names: tuple[str, ...]) -> None:
+    """Reject sphere-only options given with the circle renderer."""
+    given = [f"--{name}" for name in names if getattr(args, name, None) is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to --renderer spheres")
 
 
 def _positive(text: str) -> int:
@@ -89,8 +107,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         from app.cli_spheres import render_spheres
 
         return render_spheres(args, choose_backend(args.backend))
-    if args.count is not None:
-        raise UsageError("--count applies to --renderer spheres")
+    _spheres_only(args, ("count", "view", "azimuth", "elevation", "roughness", "metalness"))
     make_scene = scene_loader(args.scene, 0 if args.seed is None else args.seed)
     if args.variant and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
@@ -139,6 +156,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from app.cli_spheres import check_spheres
 
         return check_spheres(args)
+    _spheres_only(args, ("view",))
     scenes = _scene_list(args.scenes, args.seed)
     variants = _variants(args.variants)
     _require_gpu("check")
@@ -178,6 +196,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from app.cli_spheres import bench_spheres
 
         return bench_spheres(args, _progress_bar)
+    _spheres_only(args, ("counts", "sizes", "view", "chart"))
     scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)
     variants = _variants(args.variants)
     _require_gpu("bench")
@@ -260,13 +279,23 @@ def _window_size(text: str) -> tuple[int, int]:
 def cmd_gui(args: argparse.Namespace) -> int:
     from app.launch import GuiOptions, run_gui
 
+    # --scene, --variant and --seed name a renderer's things: circles unless --renderer says otherwise.
+    names_something = args.scene or args.variant or args.seed is not None
+    renderer = args.renderer or ("circles" if names_something else None)
+    if renderer == "circles":
+        _spheres_only(args, ("count", "view"))
     if args.variant:
-        _variants([args.variant])
+        _variants([args.variant], renderer or "circles")
     if args.backend == "cuda":
         choose_backend("cuda")
-    if args.scene:
+    if args.scene and renderer == "circles":
         scene_loader(args.scene, 0)
+    elif args.scene:
+        sphere_scene_loader(args.scene, None, None)
     options = GuiOptions(
+        renderer=renderer,
+        count=args.count,
+        view=args.view,
         scene=args.scene,
         variant=args.variant,
         size=args.size,
@@ -305,6 +334,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     render.add_argument("--out", help="PNG file (default <scene>_<frame>.png when no --raw)")
     render.add_argument("--raw", help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
+    shaded = render.add_argument_group("spheres, shaded view")
+    shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
+    shaded.add_argument("--azimuth", type=float, help="camera degrees around the y axis (default 30)")
+    shaded.add_argument("--elevation", type=float, help="camera degrees above the xz plane, -89..89 (default 20)")
+    shaded.add_argument("--roughness", type=_unit, help="GGX roughness 0..1 (default 0.35; at least 0.05)")
+    shaded.add_argument("--metalness", type=_unit, help="0 dielectric .. 1 metal (default 0)")
     render.set_defaults(run=cmd_render)
 
     check = sub.add_parser("check", help="compare every CUDA variant with the CPU reference")
@@ -314,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--size", type=_size, default=1024)
     check.add_argument("--seed", type=_non_negative, default=0)
     check.add_argument("--frame", type=_non_negative, default=0)
+    check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     check.set_defaults(run=cmd_check)
 
     bench = sub.add_parser("bench", help="time variants with the CS149 protocol and CUDA events")
@@ -327,10 +363,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--frames", type=_positive, default=4)
     bench.add_argument("--runs", type=_positive, default=3)
     bench.add_argument("--json", help="also write every figure to this JSON file")
+    bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
+    bench.add_argument("--chart", help="spheres: also draw the timings as a PNG chart")
     bench.set_defaults(run=cmd_bench)
 
     gui = sub.add_parser("gui", help="run the app's window loop for N frames (tests, docs, screenshots)")
+    gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
     gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
+    gui.add_argument("--count", type=_positive, help="spheres: the random scene's count")
+    gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded")
     gui.add_argument("--variant", help=f"CUDA variant: {', '.join(VARIANT_NAMES)} (options: name:key=value,...)")
     gui.add_argument("--size", type=_gui_size, help="render resolution, 256..4096")
     gui.add_argument("--seed", type=_non_negative)

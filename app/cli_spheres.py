@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 
 from render.image_io import write_png_rgb8, write_raw_top_down
-from render.spheres_reference import trace_reference
+from render.sphere_shading import ShadeSettings, reference_image
 from render.variants import UnknownVariantError, checked_variants
-from scenes.files import is_scene_file, load_sphere_scene
-from scenes.spheres import SPHERE_SCENES, SphereScene, UnknownSphereSceneError, build_sphere_scene, random_spheres
+from scenes.files import is_scene_file
+from scenes.lookup import sphere_scene_loader
+from scenes.spheres import SphereScene, build_sphere_scene, random_spheres
 
 CHECK_COUNTS = (1, 20, 256, 2340, 3000)  # 3000: past constant memory, so that row says why
 
@@ -23,16 +24,9 @@ class SphereUsageError(ValueError):
 
 
 def sphere_scene(name_or_file: str, count: int | None, seed: int | None) -> SphereScene:
-    if is_scene_file(name_or_file) or Path(name_or_file).exists():
-        if count is not None:
-            raise SphereUsageError("--count applies to the built-in sphere scenes, not to a scene file")
-        return load_sphere_scene(name_or_file)
-    if name_or_file not in SPHERE_SCENES:
-        raise UnknownSphereSceneError(
-            f"unknown sphere scene {name_or_file!r}: not a scene file (.npz, .json) and not one of: "
-            + ", ".join(SPHERE_SCENES)
-        )
-    return build_sphere_scene(name_or_file, count, seed)
+    if count is not None and (is_scene_file(name_or_file) or Path(name_or_file).exists()):
+        raise SphereUsageError("--count applies to the built-in sphere scenes, not to a scene file")
+    return sphere_scene_loader(name_or_file, count, seed)()
 
 
 def sphere_variants(names: list[str] | None) -> list[str]:
@@ -42,33 +36,49 @@ def sphere_variants(names: list[str] | None) -> list[str]:
         raise SphereUsageError(str(error)) from None
 
 
+_SHADING_OPTIONS = ("azimuth", "elevation", "roughness", "metalness")
+
+
+def shading_of(args: argparse.Namespace) -> ShadeSettings:
+    """The shaded view's settings: the defaults with the options given on the command line."""
+    given = {name: getattr(args, name) for name in _SHADING_OPTIONS if getattr(args, name, None) is not None}
+    if given and args.view != "shaded":
+        names = ", ".join(f"--{name}" for name in given)
+        raise SphereUsageError(f"{names} {'applies' if len(given) == 1 else 'apply'} to --view shaded")
+    return ShadeSettings(**given).checked()
+
+
 def render_spheres(args: argparse.Namespace, backend: str) -> int:
     if args.variant:
         sphere_variants([args.variant])
         if backend == "cpu":
             raise SphereUsageError("--variant applies to the cuda backend; the cpu backend is the reference")
+    view = args.view or "classic"
+    shading = shading_of(args)
     scene = sphere_scene(args.scene, args.count, args.seed)
     if backend == "cuda":
         from render.spheres_cuda import MAX_CONSTANT_SPHERES, SphereCudaRenderer
 
         variant = args.variant or ("constant" if scene.count <= MAX_CONSTANT_SPHERES else "shared-tiled")
-        renderer = SphereCudaRenderer(variant)
+        renderer = SphereCudaRenderer(variant, view)
+        renderer.shading = shading
         renderer.load(scene, args.size)
         renderer.render()
         image = renderer.image()
         used = f"cuda {variant}, kernel {renderer.kernel_ms():.3f} ms"
     else:
-        image = trace_reference(scene, args.size)
+        image = reference_image(scene, args.size, view, shading)
         used = "cpu reference"
     top_down = np.ascontiguousarray(image[::-1])
     outputs = []
-    out = args.out or (None if args.raw else f"{scene.name}_spheres.png")
+    suffix = "spheres" if view == "classic" else "shaded"
+    out = args.out or (None if args.raw else f"{scene.name}_{suffix}.png")
     if out:
         outputs.append(write_png_rgb8(top_down[..., :3], out))
     if args.raw:
         outputs.append(write_raw_top_down(top_down.astype(np.float32) / np.float32(255), args.raw))
     for path in outputs:
-        print(f"wrote {path} ({scene.name}, {scene.count} spheres, {args.size}x{args.size}, {used})")
+        print(f"wrote {path} ({scene.name}, {scene.count} spheres, {view}, {args.size}x{args.size}, {used})")
     return 0
 
 
@@ -92,7 +102,7 @@ def check_spheres(args: argparse.Namespace) -> int:
             print(f"{row.scene:<12} {row.count:>7} {row.variant:<20} {row.differing_values:>9}  {verdict}")
         sys.stdout.flush()
 
-    rows = run_sphere_check(scenes, variants, args.size, report)
+    rows = run_sphere_check(scenes, variants, args.size, report, args.view or "classic")
     failed = [row for row in rows if not row.passed]
     print(f"{len(rows) - len(failed)} passed, {len(failed)} failed (8-bit RGB values unlike the reference)")
     return 1 if failed else 0
@@ -105,8 +115,13 @@ def bench_spheres(args: argparse.Namespace, progress) -> int:
     variants = sphere_variants(args.variants)
     counts = tuple(args.counts or BENCH_COUNTS)
     sizes = tuple(args.sizes or BENCH_SIZES)
-    rows = run_sphere_bench(variants, counts, sizes, args.seed, progress)
-    print(f"{gpu_name()}: sphere kernels, median of {TIMED_LAUNCHES} launches (CUDA events), seed {args.seed}")
+    for output in filter(None, (args.json, args.chart)):
+        if not Path(output).resolve().parent.is_dir():
+            raise SphereUsageError(f"cannot write {output}: its folder does not exist")
+    view = args.view or "classic"
+    rows = run_sphere_bench(variants, counts, sizes, args.seed, progress, view)
+    timing = f"median of {TIMED_LAUNCHES} launches (CUDA events)"
+    print(f"{gpu_name()}: sphere kernels, {view} view, {timing}, seed {args.seed}")
     print(f"{'spheres':>7} {'size':>5} " + " ".join(f"{v:>18}" for v in variants))
     for count in counts:
         for size in sizes:
@@ -116,7 +131,12 @@ def bench_spheres(args: argparse.Namespace, progress) -> int:
                 cells.append(f"{row['kernel_ms']:>15.4f} ms" if "kernel_ms" in row else f"{'n/a':>18}")
             print(f"{count:>7} {size:>5} " + " ".join(cells))
     if args.json:
-        payload = {"gpu": gpu_name(), "seed": args.seed, "launches": TIMED_LAUNCHES, "rows": rows}
+        payload = {"gpu": gpu_name(), "view": view, "seed": args.seed, "launches": TIMED_LAUNCHES, "rows": rows}
         Path(args.json).write_text(json.dumps(payload, indent=2))
         print(f"wrote {args.json}")
+    if args.chart:
+        from render.chart import sphere_bench_chart
+
+        title = f"{gpu_name()}: sphere tracer, {view} view, median kernel time (CUDA events), seed {args.seed}"
+        print(f"wrote {sphere_bench_chart(rows, args.chart, title)}")
     return 0

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from OpenGL import GL
 
-from render.image_io import quantize_rgb8
+from render.image_io import rgb8
 
 SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
 
@@ -70,7 +70,7 @@ class _InteropBuffer:
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
 
     def write(self, image) -> None:
-        """image: cupy float32 (H, W, 4) with H * W == pixels."""
+        """image: cupy (H, W, 4) with H * W == pixels, float32 (converted) or uint8 (copied)."""
         import cupy
 
         runtime = self._runtime
@@ -82,8 +82,12 @@ class _InteropBuffer:
             )
             memory = cupy.cuda.UnownedMemory(int(pointer), int(size), self)
             target = cupy.ndarray((self.pixels, 4), cupy.uint8, cupy.cuda.MemoryPointer(memory, 0))
-            threads = 256
-            self._convert(((self.pixels + threads - 1) // threads,), (threads,), (image, target, np.int32(self.pixels)))
+            if image.dtype == cupy.uint8:
+                target[...] = image.reshape(self.pixels, 4)
+            else:
+                threads = 256
+                blocks = ((self.pixels + threads - 1) // threads,)
+                self._convert(blocks, (threads,), (image, target, np.int32(self.pixels)))
         finally:
             _check_cuda(runtime.cudaGraphicsUnmapResources(1, self.resource, stream), "cudaGraphicsUnmapResources")
 
@@ -145,8 +149,9 @@ class FrameDisplay:
         return self._interop
 
     def upload(self, device_image=None, host_image: np.ndarray | None = None) -> None:
-        """Put a frame in the texture: cupy ``device_image`` float32 (H, W, 4) through interop when
-        possible, else a host copy of it (or ``host_image`` float32 (H, W, 4)); row 0 = bottom."""
+        """Put a frame in the texture: cupy ``device_image`` (H, W, 4) through interop when possible,
+        else a host copy of it (or ``host_image`` (H, W, 4)); row 0 = bottom. float32 images are
+        quantized like the PNG writer, uint8 RGBA images (the sphere tracer's) shown as they are."""
         image = device_image if device_image is not None else host_image
         height, width = image.shape[:2]
         if (width, height) != self._size:
@@ -191,7 +196,7 @@ class FrameDisplay:
 
     def _upload_host(self, image: np.ndarray) -> None:
         started = time.perf_counter()
-        rgb = np.ascontiguousarray(quantize_rgb8(image))
+        rgb = np.ascontiguousarray(rgb8(image))
         GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
         self._tex_sub_image(GL.GL_RGB, rgb)
         GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 4)

@@ -17,6 +17,9 @@ from app.settings import Settings, load_settings, save_settings
 
 @dataclasses.dataclass
 class GuiOptions:
+    renderer: str | None = None  # circles or spheres; scene, variant and seed apply to it
+    count: int | None = None  # the random sphere scene's count
+    view: str | None = None  # the sphere view
     scene: str | None = None
     variant: str | None = None
     size: int | None = None
@@ -44,8 +47,20 @@ def _say(text: str) -> None:
 
 
 def _apply(settings: Settings, options: GuiOptions) -> None:
-    for field in ("scene", "variant", "size", "seed", "vsync", "force_host_copy"):
-        value = getattr(options, field)
+    if options.renderer is not None:
+        settings.renderer = options.renderer
+    spheres = settings.renderer == "spheres"
+    for option, field in (
+        ("scene", "sphere_scene" if spheres else "scene"),
+        ("variant", "sphere_variant" if spheres else "variant"),
+        ("seed", "sphere_seed" if spheres else "seed"),
+        ("count", "sphere_count"),
+        ("view", "sphere_view"),
+        ("size", "size"),
+        ("vsync", "vsync"),
+        ("force_host_copy", "force_host_copy"),
+    ):
+        value = getattr(options, option)
         if value is not None:
             setattr(settings, field, value)
     if options.size is not None:

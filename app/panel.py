@@ -11,15 +11,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from app.settings import MAX_SIZE, MIN_SIZE
-from render.variants import VARIANT_NAMES, VARIANTS
+from app.settings import MAX_SIZE, MAX_SPHERES, MIN_SIZE
+from render.sphere_shading import VIEWS
+from render.variants import REGISTRIES
 from scenes.builtin import SCENE_NAMES
+from scenes.spheres import SPHERE_SCENES
 
 if TYPE_CHECKING:
     from app.window import App
 
 PANEL_WIDTH = 380
 MOVING_AVERAGE = 30  # frames in the chart's moving average
+RENDERER_LABELS = {"circles": "circles (CS149 assignment 3)", "spheres": "spheres (CUDA by Example, ch. 6)"}
+ORBIT_DEGREES_PER_PIXEL = 0.4  # a mouse drag over the image turns the shaded view's camera
 SHORTCUTS = (
     ("Space", "play / pause the animation"),
     ("S", "export the frame to PNG"),
@@ -45,6 +49,7 @@ class Panel:
         self.show_help = False
         self.open_path = ""
         self.size_edit = app.session.settings.size
+        self.count_edit = app.session.settings.sphere_count
 
     # -- keyboard ----------------------------------------------------------------------------
 
@@ -61,10 +66,22 @@ class Panel:
         if imgui.is_key_pressed(imgui.Key.h, False) or imgui.is_key_pressed(imgui.Key.f1, False):
             self.show_help = not self.show_help
 
+    def handle_mouse(self) -> None:
+        """A left-button drag outside the panel orbits the shaded view's camera."""
+        io = imgui.get_io()
+        session = self.app.session
+        if io.want_capture_mouse or session.kind != "spheres" or session.settings.sphere_view != "shaded":
+            return
+        if imgui.is_mouse_dragging(imgui.MouseButton_.left):
+            delta = io.mouse_delta
+            if delta.x or delta.y:
+                session.orbit(-delta.x * ORBIT_DEGREES_PER_PIXEL, delta.y * ORBIT_DEGREES_PER_PIXEL)
+
     # -- the panel ---------------------------------------------------------------------------
 
     def draw(self, width: float, height: float) -> None:
         self.handle_shortcuts()
+        self.handle_mouse()
         imgui.set_next_window_pos(imgui.ImVec2(0, 0))
         imgui.set_next_window_size(imgui.ImVec2(PANEL_WIDTH, height))
         flags = imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
@@ -84,7 +101,10 @@ class Panel:
 
     def _backend(self) -> None:
         session = self.app.session
-        imgui.combo("renderer", 0, ["circles (CS149)"])
+        kinds = list(REGISTRIES)
+        changed, index = imgui.combo("renderer", kinds.index(session.kind), [RENDERER_LABELS[k] for k in kinds])
+        if changed:
+            session.set_renderer(kinds[index])
         if session.backend == "cuda":
             from render.gpu import gpu_name
 
@@ -97,10 +117,10 @@ class Panel:
     def _scene(self) -> None:
         session, settings = self.app.session, self.app.session.settings
         imgui.separator_text("Scene")
-        names = list(SCENE_NAMES)
-        if settings.scene not in names:
-            names.append(settings.scene)
-        changed, index = imgui.combo("scene", names.index(settings.scene), names)
+        names = list(SCENE_NAMES if session.kind == "circles" else SPHERE_SCENES)
+        if session.scene_name not in names:
+            names.append(session.scene_name)
+        changed, index = imgui.combo("scene", names.index(session.scene_name), names)
         if changed:
             session.select_scene(names[index])
         if imgui.button("Open file..."):
@@ -108,9 +128,12 @@ class Panel:
         imgui.same_line()
         imgui.text_disabled("or drop a .npz / .json on the window")
         self._open_file_popup()
-        changed, seed = imgui.input_int("seed", settings.seed)
-        if changed:
-            session.set_seed(seed)
+        if session.kind == "spheres":
+            self._sphere_scene()
+        else:
+            changed, seed = imgui.input_int("seed", settings.seed)
+            if changed:
+                session.set_seed(seed)
         changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
         if changed:
             settings.fit_to_window = fit
@@ -121,6 +144,37 @@ class Panel:
         imgui.end_disabled()
         if not imgui.is_item_active():
             self.size_edit = settings.size
+
+    def _sphere_scene(self) -> None:
+        session, settings = self.app.session, self.app.session.settings
+        imgui.begin_disabled(session.scene_name != "random")
+        _, self.count_edit = imgui.slider_int(
+            "spheres", self.count_edit, 1, MAX_SPHERES, "%d", imgui.SliderFlags_.logarithmic
+        )
+        if imgui.is_item_deactivated_after_edit():
+            session.set_sphere_count(self.count_edit)
+        if not imgui.is_item_active():
+            self.count_edit = settings.sphere_count
+        changed, seed = imgui.input_int("seed", settings.sphere_seed)
+        if changed:
+            session.set_seed(seed)
+        imgui.end_disabled()
+        if session.scene_name == "classic":
+            imgui.text_disabled("classic: the book's 20 spheres, glibc rand() seed 1")
+        for view in VIEWS:
+            if imgui.radio_button(view, settings.sphere_view == view):
+                session.set_view(view)
+            imgui.same_line()
+        imgui.text_disabled("view")
+        if settings.sphere_view != "shaded":
+            return
+        for key in ("roughness", "metalness"):
+            changed, value = imgui.slider_float(key, getattr(settings, key), 0.0, 1.0, "%.2f")
+            if changed:
+                session.set_material(**{key: value})
+        imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(imgui.Col_.text_disabled))
+        imgui.text_wrapped("Drag the picture to orbit the camera; Play turns it.")
+        imgui.pop_style_color()
 
     def _open_file_popup(self) -> None:
         if imgui.begin_popup_modal("Open scene file", None, imgui.WindowFlags_.always_auto_resize)[0]:
@@ -138,13 +192,14 @@ class Panel:
         session = self.app.session
         imgui.separator_text("Kernel")
         imgui.begin_disabled(session.backend == "cpu")
-        names = list(VARIANT_NAMES)
+        registry = REGISTRIES[session.kind]
+        names = list(registry)
         changed, index = imgui.combo("variant", names.index(session.variant.name), names)
         if changed:
             session.set_variant(names[index])
         if imgui.is_item_hovered():
-            imgui.set_tooltip(VARIANTS[session.variant.name].summary)
-        for key, values in VARIANTS[session.variant.name].options.items():
+            imgui.set_tooltip(registry[session.variant.name].summary)
+        for key, values in registry[session.variant.name].options.items():
             current = session.variant.option(key)
             changed, index = imgui.combo(key, values.index(current), list(values))
             if changed:
@@ -164,8 +219,7 @@ class Panel:
         if imgui.button("Reset"):
             session.reset()
         imgui.same_line()
-        animation = session.scene.animation if session.scene else "none"
-        imgui.text(f"frame {session.frame}" + ("" if animation != "none" else " (static scene)"))
+        imgui.text(f"frame {session.frame}" + ("" if session.animated else " (static scene)"))
 
     def _display(self) -> None:
         app, settings = self.app, self.app.session.settings

@@ -1,9 +1,10 @@
 """The app's state and every action its widgets, shortcuts and tests take; no OpenGL, no ImGui.
 
-A ``Session`` owns one renderer (CUDA when a GPU is usable, else the CPU reference), the scene it
+A ``Session`` owns one renderer (CUDA when a GPU is usable, else the CPU reference) of one kind
+(``circles``, the CS149 renderer, or ``spheres``, the "CUDA by Example" tracer), the scene it
 shows, the frame number and the timing history. Frame k is the course's: the scene after k + 1
-advances. Every action that fails leaves the previous scene and renderer in place and says why in
-``status``.
+advances (for spheres in the shaded view, the camera k orbit steps on). Every action that fails
+leaves the previous scene and renderer in place and says why in ``status``.
 """
 
 from __future__ import annotations
@@ -22,17 +23,25 @@ from render.compare import compare_images
 from render.gpu import gpu_problem
 from render.image_io import ExportError, write_png
 from render.reference import ReferenceRenderer, estimated_seconds
-from render.variants import UnknownVariantError, VariantChoice, parse_variant
+from render.sphere_shading import VIEWS, ShadeSettings
+from render.sphere_view import SphereView, sphere_seconds
+from render.variants import REGISTRIES, UnknownVariantError, VariantChoice, parse_variant
 from scenes.builtin import UnknownSceneError
 from scenes.files import SceneFileError
-from scenes.lookup import scene_loader
+from scenes.lookup import scene_loader, sphere_scene_loader
 from scenes.model import CircleScene
+from scenes.spheres import SphereScene, UnknownSphereSceneError
 
 HISTORY_FRAMES = 300
 CPU_WARN_SECONDS = 3.0  # a CPU frame slower than this asks before it starts
 CHECK_MAX_SIZE = 512  # "check against reference" renders both sides at most this large
 
-_SCENE_ERRORS = (UnknownSceneError, SceneFileError, RendererUnavailable, OSError)
+_SCENE_ERRORS = (UnknownSceneError, UnknownSphereSceneError, SceneFileError, RendererUnavailable, OSError)
+# The settings fields that each renderer kind keeps for itself.
+_FIELDS = {
+    "circles": {"scene": "scene", "seed": "seed", "variant": "variant"},
+    "spheres": {"scene": "sphere_scene", "seed": "sphere_seed", "variant": "sphere_variant"},
+}
 
 
 @dataclasses.dataclass
@@ -74,8 +83,8 @@ class Session:
         self.history: collections.deque[dict[str, float]] = collections.deque(maxlen=HISTORY_FRAMES)
         self.playing = False
         self.frame = 0
-        self.renderer: CircleRenderer | None = None
-        self.scene: CircleScene | None = None
+        self.renderer: CircleRenderer | SphereView | None = None
+        self.scene: CircleScene | SphereScene | None = None
         self.last_check: CheckResult | None = None
         self._generation = 0  # bumps on every load, so a stale CPU frame is dropped
         self._image_ready = False
@@ -83,18 +92,67 @@ class Session:
         self._job: concurrent.futures.Future | None = None
         self._check_job: concurrent.futures.Future | None = None
         self._dirty = True
-        self.variant = self._valid_variant(settings.variant)
-        if not self.select_scene(settings.scene, confirmed=True) and settings.scene != Settings.scene:
-            self.select_scene(Settings.scene, confirmed=True)
+        self.variant = self._valid_variant(self._setting("variant"))
+        default = getattr(Settings, _FIELDS[self.kind]["scene"])
+        if not self.select_scene(self.scene_name, confirmed=True) and self.scene_name != default:
+            self.select_scene(default, confirmed=True)
 
     # -- choosing what to render --------------------------------------------------------------
 
+    @property
+    def kind(self) -> str:
+        """``circles`` or ``spheres``."""
+        return self.settings.renderer
+
+    @property
+    def scene_name(self) -> str:
+        """The current kind's scene: a built-in name or a scene file path."""
+        return self._setting("scene")
+
+    @property
+    def units(self) -> str:
+        return "circles" if self.kind == "circles" else "spheres"
+
+    def _setting(self, key: str):
+        return getattr(self.settings, _FIELDS[self.kind][key])
+
+    def _store(self, key: str, value) -> None:
+        setattr(self.settings, _FIELDS[self.kind][key], value)
+
     def _valid_variant(self, label: str) -> VariantChoice:
         try:
-            return parse_variant(label)
+            return parse_variant(label, self.kind)
         except UnknownVariantError as error:
             self.status = str(error)
-            return parse_variant("auto")
+            return parse_variant(getattr(Settings, _FIELDS[self.kind]["variant"]), self.kind)
+
+    def set_renderer(self, kind: str) -> bool:
+        """Switch between the circle renderer and the sphere tracer, each with its own last scene
+        and variant; False (and the old renderer kept) when the new one cannot show its scene."""
+        if kind not in REGISTRIES:
+            self.status = f"unknown renderer {kind!r}; valid renderers are: {', '.join(REGISTRIES)}"
+            return False
+        if kind == self.kind:
+            return True
+        previous = (self.settings.renderer, self.variant)
+        self.settings.renderer = kind
+        self.variant = self._valid_variant(self._setting("variant"))
+        if self.select_scene(self.scene_name, confirmed=True):
+            return True
+        self.settings.renderer, self.variant = previous
+        return False
+
+    def _make_scene(self, name_or_file: str) -> CircleScene | SphereScene:
+        if self.kind == "circles":
+            return scene_loader(name_or_file, self.settings.seed)()
+        if name_or_file == "random":
+            return sphere_scene_loader(name_or_file, self.settings.sphere_count, self.settings.sphere_seed)()
+        return sphere_scene_loader(name_or_file, None, None)()
+
+    def _cpu_seconds(self, scene: CircleScene | SphereScene) -> float:
+        if self.kind == "circles":
+            return estimated_seconds(scene, self.settings.size)
+        return sphere_seconds(scene, self.settings.size, self.settings.sphere_view)
 
     def select_scene(self, name_or_file: str, confirmed: bool = False) -> bool:
         """Show ``name_or_file`` from frame 0; False (and a status line) when it cannot be shown.
@@ -103,29 +161,88 @@ class Session:
         until it is selected again with ``confirmed=True``.
         """
         try:
-            scene = scene_loader(name_or_file, self.settings.seed)()
+            scene = self._make_scene(name_or_file)
         except _SCENE_ERRORS as error:
             self.status = f"cannot open scene: {error}"
             return False
         if self.backend == "cpu" and not confirmed:
-            seconds = estimated_seconds(scene, self.settings.size)
+            seconds = self._cpu_seconds(scene)
             if seconds > CPU_WARN_SECONDS:
                 self.pending = PendingScene(name_or_file, seconds)
                 return False
         self.pending = None
         if not self._load(scene, self.variant, self.settings.size, frame=0):
             return False
-        self.settings.scene = name_or_file
+        self._store("scene", name_or_file)
         self.playing = False
         return True
 
     def set_seed(self, seed: int) -> bool:
-        previous = self.settings.seed
-        self.settings.seed = max(0, int(seed))
-        if self.select_scene(self.settings.scene, confirmed=True):
+        previous = self._setting("seed")
+        self._store("seed", max(0, int(seed)))
+        if self.select_scene(self.scene_name, confirmed=True):
             return True
-        self.settings.seed = previous
+        self._store("seed", previous)
         return False
+
+    def set_sphere_count(self, count: int) -> bool:
+        """The random sphere scene's count (clamped to 1..MAX_SPHERES); reloads it when shown."""
+        from app.settings import MAX_SPHERES
+
+        previous = self.settings.sphere_count
+        self.settings.sphere_count = min(max(int(count), 1), MAX_SPHERES)
+        if self.kind != "spheres" or self.scene_name != "random":
+            return True
+        if self.select_scene("random", confirmed=True):
+            return True
+        self.settings.sphere_count = previous
+        return False
+
+    def set_view(self, view: str) -> bool:
+        """The sphere tracer's classic (the book's, exact) or shaded view, keeping the frame."""
+        if view not in VIEWS:
+            self.status = f"unknown view {view!r}; valid views are: {', '.join(VIEWS)}"
+            return False
+        previous = self.settings.sphere_view
+        self.settings.sphere_view = view
+        if (
+            self.kind != "spheres"
+            or self.scene is None
+            or self._load(self.scene, self.variant, self.settings.size, self.frame)
+        ):
+            return True
+        self.settings.sphere_view = previous
+        return False
+
+    def shading(self) -> ShadeSettings:
+        """The shaded view's settings at frame 0 (camera as set, material from the panel)."""
+        s = self.settings
+        return ShadeSettings(
+            azimuth=s.camera_azimuth, elevation=s.camera_elevation, roughness=s.roughness, metalness=s.metalness
+        ).checked()
+
+    def set_material(self, roughness: float | None = None, metalness: float | None = None) -> None:
+        """Change the shaded view's material live (values clamped to 0..1)."""
+        changes = {}
+        for key, value in (("roughness", roughness), ("metalness", metalness)):
+            if value is not None:
+                changes[key] = min(max(float(value), 0.0), 1.0)
+                setattr(self.settings, key, changes[key])
+        self._reshade(**changes)
+
+    def orbit(self, degrees_around: float, degrees_up: float) -> None:
+        """Turn the shaded view's camera (a mouse drag); elevation stays within -89..89."""
+        s = self.settings
+        s.camera_azimuth = (s.camera_azimuth + degrees_around) % 360.0
+        s.camera_elevation = min(max(s.camera_elevation + degrees_up, -89.0), 89.0)
+        if isinstance(self.renderer, SphereView):
+            current = self.renderer.shading
+            self._reshade(azimuth=(current.azimuth + degrees_around) % 360.0, elevation=s.camera_elevation)
+
+    def _reshade(self, **changes) -> None:
+        if isinstance(self.renderer, SphereView) and changes:
+            self.renderer.shading = dataclasses.replace(self.renderer.shading, **changes).checked()
+            self._dirty = True
 
     def set_size(self, size: int) -> bool:
         """Render at ``size`` x ``size`` (clamped to 256..4096), keeping the frame."""
@@ -138,19 +255,19 @@ class Session:
         return False
 
     def set_variant(self, label: str) -> bool:
-        """Switch the CUDA variant (``name[:key=value,...]``), keeping scene and frame."""
+        """Switch the CUDA variant (``name[:key=value,...]``) of the current kind, keeping scene and frame."""
         try:
-            choice = parse_variant(label)
+            choice = parse_variant(label, self.kind)
         except UnknownVariantError as error:
             self.status = str(error)
             return False
-        if self.scene is None or self.backend == "cpu":
+        if (
+            self.scene is None
+            or self.backend == "cpu"
+            or self._load(self.scene, choice, self.settings.size, self.frame)
+        ):
             self.variant = choice
-            self.settings.variant = choice.label()
-            return True
-        if self._load(self.scene, choice, self.settings.size, self.frame):
-            self.variant = choice
-            self.settings.variant = choice.label()
+            self._store("variant", choice.label())
             return True
         return False
 
@@ -168,14 +285,29 @@ class Session:
             return f"auto -> {resolved.label()}"
         return self.variant.label()
 
-    def _make_renderer(self, choice: VariantChoice) -> CircleRenderer:
-        if self.backend == "cpu":
+    @property
+    def animated(self) -> bool:
+        """Whether playing changes the picture (a moving circle scene, or the orbiting shaded view)."""
+        if self.kind == "spheres":
+            return self.settings.sphere_view == "shaded"
+        return self.scene is not None and self.scene.animation != "none"
+
+    def export_label(self) -> str:
+        """What rendered, for file names: the variant (or ``reference``), plus the sphere view."""
+        label = "reference" if self.backend == "cpu" else self.variant.label()
+        return label + ("_shaded" if self.kind == "spheres" and self.settings.sphere_view == "shaded" else "")
+
+    def _make_renderer(self, choice: VariantChoice, backend: str | None = None) -> CircleRenderer | SphereView:
+        backend = backend or self.backend
+        if self.kind == "spheres":
+            return SphereView(None if backend == "cpu" else choice.label(), self.settings.sphere_view, self.shading())
+        if backend == "cpu":
             return ReferenceRenderer()
         from render.cuda_renderer import CudaRenderer
 
         return CudaRenderer(choice)
 
-    def _load(self, scene: CircleScene, choice: VariantChoice, size: int, frame: int) -> bool:
+    def _load(self, scene: CircleScene | SphereScene, choice: VariantChoice, size: int, frame: int) -> bool:
         """Replace the renderer with one showing ``frame`` of ``scene``; keep the old one on failure."""
         try:
             renderer = self._make_renderer(choice)
@@ -193,7 +325,7 @@ class Session:
         self._image_ready = self.backend == "cuda"
         self._cpu_advances_due = frame + 1 if self.backend == "cpu" else 0
         self._dirty = True
-        self.status = f"{scene.name}: {scene.count} circles at {size}x{size}"
+        self.status = f"{scene.name}: {scene.count} {self.units} at {size}x{size}"
         return True
 
     # -- animation -----------------------------------------------------------------------------
@@ -304,8 +436,7 @@ class Session:
             self.status = "nothing rendered yet to export"
             return None
         target = Path(folder or self.settings.export_folder).expanduser()
-        variant = "reference" if self.backend == "cpu" else self.variant.label()
-        name = export_name(self.settings.scene, variant, self.frame)
+        name = export_name(self.scene_name, self.export_label(), self.frame)
         try:
             target.mkdir(parents=True, exist_ok=True)
             path = _unused_path(target / name)
@@ -334,7 +465,8 @@ class Session:
             self.status = f"check failed: {error}"
             return
         self.status = f"checking frame {frame} against the CPU reference at {size}x{size}..."
-        self._check_job = self._worker.submit(_reference_check, scene, size, frame, candidate)
+        reference = self._make_renderer(choice, backend="cpu")
+        self._check_job = self._worker.submit(_reference_check, reference, scene, size, frame, candidate)
 
     def poll_check(self) -> CheckResult | None:
         """The finished check's result, once; None while it runs or when none was started."""
@@ -350,8 +482,7 @@ class Session:
         self._worker.shutdown(wait=True, cancel_futures=True)
 
 
-def _reference_check(scene: CircleScene, size: int, frame: int, candidate: np.ndarray) -> CheckResult:
-    reference = ReferenceRenderer()
+def _reference_check(reference, scene, size: int, frame: int, candidate: np.ndarray) -> CheckResult:
     reference.load(scene, size, size)
     comparison = compare_images(render_frame(reference, frame), candidate)
     return CheckResult(size, comparison.max_abs_diff, comparison.bad_values, comparison.passed)

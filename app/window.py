@@ -68,8 +68,8 @@ class App:
     def request_screenshot(self, path: str | Path | None = None) -> None:
         """Save the next presented frame, UI included (default: the export folder)."""
         if path is None:
-            variant = "reference" if self.session.backend == "cpu" else self.session.variant.label()
-            name = export_name(self.settings.scene, variant, self.session.frame).replace(".png", "_ui.png")
+            name = export_name(self.session.scene_name, self.session.export_label(), self.session.frame)
+            name = name.replace(".png", "_ui.png")
             path = Path(self.settings.export_folder).expanduser() / name
         self._screenshot_to = Path(path)
 
@@ -131,7 +131,8 @@ class App:
         medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
         wall = medians.pop("wall", float("nan"))
         return {
-            "scene": self.settings.scene,
+            "renderer": self.session.kind,
+            "scene": self.session.scene_name,
             "size": self.settings.size,
             "variant": self.session.variant_label(),
             "display_path": self.display.path,

@@ -30,6 +30,11 @@ def quantize_rgb8(image: np.ndarray) -> np.ndarray:
     return scaled.astype(np.uint8)
 
 
+def rgb8(image: np.ndarray) -> np.ndarray:
+    """uint8 (H, W, 3): a float32 (H, W, 4) image quantized, or the RGB of a uint8 (H, W, 4) one."""
+    return image[..., :3] if image.dtype == np.uint8 else quantize_rgb8(image)
+
+
 def to_rgb8(image: np.ndarray) -> np.ndarray:
     """uint8 (H, W, 3), top row = top of the picture; ``image`` float32 (H, W, 4), row 0 = bottom."""
     return image_top_down(quantize_rgb8(image))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from render.base import RendererUnavailable
-from render.spheres_reference import trace_reference
+from render.sphere_shading import ShadeSettings, reference_image
 from scenes.spheres import SphereScene
 
 BENCH_COUNTS = (20, 256, 1024, 2340, 16384)
@@ -32,17 +32,22 @@ class SphereCheckRow:
 
 
 def run_sphere_check(
-    scenes: list[SphereScene], variants: list[str], size: int, report: Callable[[SphereCheckRow], None]
+    scenes: list[SphereScene],
+    variants: list[str],
+    size: int,
+    report: Callable[[SphereCheckRow], None],
+    view: str = "classic",
 ) -> list[SphereCheckRow]:
-    """Each variant's image against the reference; a variant that cannot take a scene (constant
-    memory past 2340 spheres) is a row saying why, not a failure."""
+    """Each variant's image in ``view`` (default shading for the shaded one) against the reference;
+    a variant that cannot take a scene (constant memory past 2340 spheres) is a row saying why, not
+    a failure."""
     from render.spheres_cuda import SphereCudaRenderer
 
     rows = []
     for scene in scenes:
-        expected = trace_reference(scene, size)
+        expected = reference_image(scene, size, view, ShadeSettings())
         for variant in variants:
-            renderer = SphereCudaRenderer(variant)
+            renderer = SphereCudaRenderer(variant, view)
             try:
                 renderer.load(scene, size)
             except RendererUnavailable as error:
@@ -74,6 +79,7 @@ def run_sphere_bench(
     sizes: tuple[int, ...],
     seed: int,
     progress: Callable[[int, int, str], None],
+    view: str = "classic",
 ) -> list[dict]:
     """One row per (variant, count, size): median kernel ms, or why the variant is unavailable."""
     from render.spheres_cuda import SphereCudaRenderer
@@ -85,7 +91,7 @@ def run_sphere_bench(
         for size in sizes:
             for variant in variants:
                 progress(done, total, f"{variant} {count} spheres {size}x{size}")
-                renderer = SphereCudaRenderer(variant)
+                renderer = SphereCudaRenderer(variant, view)
                 row = {"variant": variant, "count": count, "size": size}
                 try:
                     renderer.load(scene, size)

@@ -1,7 +1,8 @@
-"""The sphere tracer on the GPU: one kernel per registry variant (``shaders/spheres_*.cu``), timed
-with CUDA events. Device data: the spheres as float32 (N, 7) records (r, g, b, radius, x, y, z) in
-global memory or in the module's ``constant_spheres`` table; the image uint8 (size, size, 4),
-row 0 = y = 0 (bottom).
+"""The sphere tracer on the GPU: one module per registry variant (``shaders/spheres_*.cu``), with a
+kernel for each view (``trace_*`` classic, ``shade_*`` shaded), timed with CUDA events. Device data:
+the spheres as float32 (N, 7) records (r, g, b, radius, x, y, z) in global memory or in the
+module's ``constant_spheres`` table; the shaded view's float32 (22,) ShadeParams; the image uint8
+(size, size, 4), row 0 = y = 0 (bottom).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 from render.base import RendererUnavailable
 from render.gpu import gpu_problem
 from render.kernels import load_module
+from render.sphere_shading import PARAM_FLOATS, VIEWS, ShadeSettings
 from render.variants import parse_variant
 from scenes.spheres import SphereScene
 
@@ -18,12 +20,12 @@ MAX_CONSTANT_SPHERES = 2340  # shaders/sphere_constant_table.cuh
 SPHERE_BYTES = 28
 BLOCK = (16, 16)
 
-_KERNELS = {
-    "global": ("spheres_global.cu", "trace_global"),
-    "readonly": ("spheres_readonly.cu", "trace_readonly"),
-    "shared-tiled": ("spheres_shared.cu", "trace_shared"),
-    "constant": ("spheres_constant.cu", "trace_constant"),
-    "constant-divergent": ("spheres_constant_divergent.cu", "trace_constant_divergent"),
+_KERNELS = {  # variant -> (source, kernel name without the view's prefix)
+    "global": ("spheres_global.cu", "global"),
+    "readonly": ("spheres_readonly.cu", "readonly"),
+    "shared-tiled": ("spheres_shared.cu", "shared"),
+    "constant": ("spheres_constant.cu", "constant"),
+    "constant-divergent": ("spheres_constant_divergent.cu", "constant_divergent"),
 }
 
 
@@ -38,17 +40,22 @@ def constant_problem(variant: str, count: int) -> str | None:
 
 
 class SphereCudaRenderer:
-    """One sphere variant: ``load(scene, size)``, then ``render()`` (timed) and ``image()``."""
+    """One sphere variant in one view (classic or shaded): ``load(scene, size)``, then ``render()``
+    (timed) and ``image()``; ``shading`` (shaded view only) may change between renders."""
 
-    def __init__(self, variant: str) -> None:
+    def __init__(self, variant: str, view: str = "classic") -> None:
+        if view not in VIEWS:
+            raise ValueError(f"unknown sphere view {view!r}; valid views are: {', '.join(VIEWS)}")
         problem = gpu_problem()
         if problem:
             raise RendererUnavailable(problem)
         self.choice = parse_variant(variant, "spheres")
         self.name = self.choice.label()
+        self.view = view
+        self.shading = ShadeSettings()
         source, kernel = _KERNELS[self.choice.name]
         self.module = load_module(source)
-        self.kernel = self.module.get_function(kernel)
+        self.kernel = self.module.get_function(("trace_" if view == "classic" else "shade_") + kernel)
 
     def load(self, scene: SphereScene, size: int) -> None:
         import cupy
@@ -68,6 +75,8 @@ class SphereCudaRenderer:
             else:
                 self.spheres = cupy.asarray(records if records.size else np.zeros((1, 7), np.float32))
                 self.arguments = (self.spheres, np.int32(scene.count), self.image_buffer, np.int32(size))
+            self.params = cupy.empty(PARAM_FLOATS, cupy.float32)
+            self._uploaded_shading = None
         except cupy.cuda.memory.OutOfMemoryError as error:
             raise RendererUnavailable(
                 f"{scene.count} spheres at {size}x{size} do not fit in GPU memory: {error}"
@@ -80,9 +89,15 @@ class SphereCudaRenderer:
 
     def render(self) -> None:
         grid = ((self.size + BLOCK[0] - 1) // BLOCK[0], (self.size + BLOCK[1] - 1) // BLOCK[1])
+        arguments = self.arguments
+        if self.view == "shaded":
+            if self.shading != self._uploaded_shading:
+                self.params.set(self.shading.params())
+                self._uploaded_shading = self.shading
+            arguments = (*arguments, self.params)
         start, stop = self._events
         start.record()
-        self.kernel(grid, BLOCK, self.arguments)
+        self.kernel(grid, BLOCK, arguments)
         stop.record()
 
     def kernel_ms(self) -> float:

@@ -1,4 +1,7 @@
-// Shared by every sphere-tracer variant: the book's record, hit test, nearest-hit rule and output.
+// Shared by every sphere-tracer variant: the book's record and the per-pixel work of the classic
+// (orthographic, exact to the book) view. A variant only decides where the sphere array lives and
+// in which order a warp reads it; it runs its loop once per pixel policy (ClassicPixel here,
+// ShadedPixel in sphere_shaded.cuh), which is a template argument, so each policy inlines fully.
 // Built with --fmad=false, so every product and sum rounds exactly as the NumPy reference does.
 #pragma once
 
@@ -8,36 +11,55 @@ struct Sphere {  // 7 floats, 28 bytes: 2340 of them fill 64 KiB of constant mem
     float r, g, b, radius, x, y, z;
 };
 
-// The depth dz + z of the sphere under the ray through (ox, oy), or -SPHERE_INF on a miss;
-// *shade = dz / radius, the book's shading factor.
-__device__ __forceinline__ float sphere_hit(const Sphere& s, float ox, float oy, float* shade) {
-    float dx = ox - s.x;
-    float dy = oy - s.y;
-    float r2 = s.radius * s.radius;
-    if (dx * dx + dy * dy < r2) {
-        float dz = sqrtf(r2 - dx * dx - dy * dy);
-        *shade = dz / sqrtf(r2);
-        return dz + s.z;
-    }
-    return -SPHERE_INF;
+struct ShadeParams;  // sphere_shaded.cuh; the classic view takes none
+
+// The pixel of this thread in a 2D grid of 2D blocks; false outside the image.
+__device__ __forceinline__ bool sphere_pixel(int size, int* x, int* y) {
+    *x = blockIdx.x * blockDim.x + threadIdx.x;
+    *y = blockIdx.y * blockDim.y + threadIdx.y;
+    return *x < size && *y < size;
 }
 
-struct NearestHit {
+// The book's view: an orthographic ray along z through (x - DIM/2, y - DIM/2); the largest depth
+// dz + z wins and colours the pixel by its colour times the shading factor dz / radius.
+struct ClassicPixel {
+    int x, y;
+    float ox, oy;
     float depth = -SPHERE_INF;
     float r = 0.0f, g = 0.0f, b = 0.0f;
     int index = 0x7fffffff;
 
+    __device__ __forceinline__ bool start(int size, const ShadeParams*) {
+        if (!sphere_pixel(size, &x, &y)) return false;
+        ox = static_cast<float>(x - size / 2);
+        oy = static_cast<float>(y - size / 2);
+        return true;
+    }
+
+    // The depth of the hit, or -SPHERE_INF on a miss; *shade = dz / radius.
+    __device__ __forceinline__ float hit(const Sphere& s, float* shade) const {
+        float dx = ox - s.x;
+        float dy = oy - s.y;
+        float r2 = s.radius * s.radius;
+        if (dx * dx + dy * dy < r2) {
+            float dz = sqrtf(r2 - dx * dx - dy * dy);
+            *shade = dz / sqrtf(r2);
+            return dz + s.z;
+        }
+        return -SPHERE_INF;
+    }
+
     // Spheres visited in index order: a strictly nearer hit wins, so ties keep the first sphere.
-    __device__ __forceinline__ void consider_in_order(const Sphere& s, float ox, float oy) {
+    __device__ __forceinline__ void consider_in_order(const Sphere& s, int i) {
         float shade;
-        float t = sphere_hit(s, ox, oy, &shade);
-        if (t > depth) take(s, t, shade, 0);
+        float t = hit(s, &shade);
+        if (t > depth) take(s, t, shade, i);
     }
 
     // Spheres visited in any order: ties go to the lower index, which gives the in-order result.
-    __device__ __forceinline__ void consider_any_order(const Sphere& s, int i, float ox, float oy) {
+    __device__ __forceinline__ void consider_any_order(const Sphere& s, int i) {
         float shade;
-        float t = sphere_hit(s, ox, oy, &shade);
+        float t = hit(s, &shade);
         if (t > -SPHERE_INF && (t > depth || (t == depth && i < index))) take(s, t, shade, i);
     }
 
@@ -48,18 +70,9 @@ struct NearestHit {
         b = s.b * shade;
         index = i;
     }
+
+    __device__ __forceinline__ void write(uchar4* image, int size) const {
+        image[y * size + x] = make_uchar4(static_cast<int>(r * 255.0f), static_cast<int>(g * 255.0f),
+                                          static_cast<int>(b * 255.0f), 255);
+    }
 };
-
-// The pixel of this thread in a 2D grid of 2D blocks; false outside the image.
-__device__ __forceinline__ bool sphere_pixel(int size, int* x, int* y, float* ox, float* oy) {
-    *x = blockIdx.x * blockDim.x + threadIdx.x;
-    *y = blockIdx.y * blockDim.y + threadIdx.y;
-    *ox = static_cast<float>(*x - size / 2);
-    *oy = static_cast<float>(*y - size / 2);
-    return *x < size && *y < size;
-}
-
-__device__ __forceinline__ void write_hit(uchar4* image, int size, int x, int y, const NearestHit& hit) {
-    image[y * size + x] = make_uchar4(static_cast<int>(hit.r * 255.0f), static_cast<int>(hit.g * 255.0f),
-                                      static_cast<int>(hit.b * 255.0f), 255);
-}

@@ -2,11 +2,18 @@
 // which the constant cache broadcasts to all its lanes.
 #include "sphere_constant_table.cuh"
 
+template <class Pixel>
+__device__ __forceinline__ void constant_loop(int count, uchar4* image, int size, const ShadeParams* params) {
+    Pixel pixel;
+    if (!pixel.start(size, params)) return;
+    for (int i = 0; i < count; ++i) pixel.consider_in_order(constant_spheres[i], i);
+    pixel.write(image, size);
+}
+
 extern "C" __global__ void trace_constant(int count, uchar4* image, int size) {
-    int x, y;
-    float ox, oy;
-    if (!sphere_pixel(size, &x, &y, &ox, &oy)) return;
-    NearestHit hit;
-    for (int i = 0; i < count; ++i) hit.consider_in_order(constant_spheres[i], ox, oy);
-    write_hit(image, size, x, y, hit);
+    constant_loop<ClassicPixel>(count, image, size, nullptr);
+}
+
+extern "C" __global__ void shade_constant(int count, uchar4* image, int size, const ShadeParams* params) {
+    constant_loop<ShadedPixel>(count, image, size, params);
 }

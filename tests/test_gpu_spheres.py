@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from render.base import RendererUnavailable
+from render.sphere_shading import ShadeSettings, shade_reference
 from render.spheres_cuda import SphereCudaRenderer
 from render.spheres_reference import trace_reference
 from render.variants import SPHERE_VARIANT_NAMES
@@ -12,8 +13,10 @@ from scenes.spheres import build_sphere_scene, random_spheres
 pytestmark = pytest.mark.gpu
 
 
-def gpu_image(variant, scene, size):
-    renderer = SphereCudaRenderer(variant)
+def gpu_image(variant, scene, size, shading=None):
+    renderer = SphereCudaRenderer(variant, "classic" if shading is None else "shaded")
+    if shading is not None:
+        renderer.shading = shading
     renderer.load(scene, size)
     renderer.poison()
     renderer.render()
@@ -47,3 +50,43 @@ def test_constant_memory_limit_is_explained(variant):
     renderer.load(random_spheres(2340, 1), 64)
     with pytest.raises(RendererUnavailable, match=r"2341 spheres need 65548 bytes of constant memory; it holds 65536"):
         renderer.load(random_spheres(2341, 1), 64)
+
+
+SHADINGS = [
+    ShadeSettings(),
+    ShadeSettings(azimuth=200, elevation=-35, roughness=0.9, metalness=1.0),
+    ShadeSettings(azimuth=10, elevation=80, distance=600, roughness=0.05, metalness=0.4),  # eye among the spheres
+]
+
+
+@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+@pytest.mark.parametrize("count", [0, 1, 20, 300, 2340])
+@pytest.mark.parametrize("size", [64, 257])
+@pytest.mark.parametrize("shading", range(len(SHADINGS)))
+def test_shaded_view_equals_reference(variant, count, size, shading):
+    scene = random_spheres(count, 11)
+    expected = shade_reference(scene, size, SHADINGS[shading])
+    assert np.array_equal(gpu_image(variant, scene, size, SHADINGS[shading]), expected)
+
+
+@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+def test_shaded_classic_scene_at_512_is_identical(variant):
+    scene, shading = build_sphere_scene("classic"), ShadeSettings(roughness=0.25, metalness=0.7)
+    assert np.array_equal(gpu_image(variant, scene, 512, shading), shade_reference(scene, 512, shading))
+
+
+@pytest.mark.parametrize("variant", ["global", "readonly", "shared-tiled"])
+def test_shaded_beyond_constant_memory(variant):
+    scene = random_spheres(5000, 3)
+    assert np.array_equal(gpu_image(variant, scene, 96, ShadeSettings()), shade_reference(scene, 96, ShadeSettings()))
+
+
+def test_shading_changes_between_renders_reach_the_kernel():
+    scene = build_sphere_scene("classic")
+    renderer = SphereCudaRenderer("constant", "shaded")
+    renderer.load(scene, 128)
+    for shading in SHADINGS:
+        renderer.shading = shading
+        renderer.poison()
+        renderer.render()
+        assert np.array_equal(renderer.image(), shade_reference(scene, 128, shading))

@@ -117,4 +117,33 @@ def test_cli_sphere_errors():
     )
 
 
+def test_cli_renders_the_shaded_view(tmp_path):
+    png, raw = tmp_path / "s.png", tmp_path / "s.npy"
+    args = ["render", "--renderer", "spheres", "--scene", "random", "--count", "40", "--seed", "3", "--size", "96"]
+    shading = ["--view", "shaded", "--azimuth", "70", "--elevation", "-10", "--roughness", "0.6", "--metalness", "0.3"]
+    result = run(*args, *shading, "--backend", "cpu", "--out", str(png), "--raw", str(raw))
+    assert result.returncode == 0, result.stderr
+    assert "shaded, 96x96, cpu reference" in result.stdout
+    from PIL import Image
+
+    from render.sphere_shading import ShadeSettings, shade_reference
+
+    settings = ShadeSettings(azimuth=70, elevation=-10, roughness=0.6, metalness=0.3)
+    expected = shade_reference(random_spheres(40, 3), 96, settings)[::-1]
+    assert np.array_equal(np.asarray(Image.open(png)), expected[..., :3])
+    assert np.array_equal(np.load(raw), expected.astype(np.float32) / np.float32(255))
+
+
+def test_cli_shaded_view_errors():
+    base = ("render", "--renderer", "spheres", "--scene", "classic", "--backend", "cpu")
+    result = run(*base, "--roughness", "0.5", "--metalness", "1")
+    assert result.returncode == 2 and "--roughness, --metalness apply to --view shaded" in result.stderr
+    result = run(*base, "--view", "shaded", "--roughness", "1.5")
+    assert result.returncode == 2 and "expected a value in 0..1, got 1.5" in result.stderr
+    result = run("render", "--scene", "rgb", "--view", "shaded")
+    assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
+    result = run("bench", "--chart", "c.png")
+    assert result.returncode == 2 and "--chart applies to --renderer spheres" in result.stderr
+
+
 CLASSIC_512_SHA256 = "9eef82f9a2dba58426bb73e2accbca0d6f6df097cc6ccaf178a52085b377f16c"

@@ -1,0 +1,84 @@
+"""The sphere tracer behind the frame protocol the app drives (``load``, ``clear``, ``advance``,
+``render``, ``image``): a registry variant on the GPU, or the NumPy reference on the CPU, in the
+classic or the shaded view. In the shaded view every advance after the first turns the camera by
+``ORBIT_STEP_DEGREES``, so frame k (rendered after k + 1 advances) shows the camera k steps on from
+where it was set; the classic view is static.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from render.sphere_shading import ORBIT_STEP_DEGREES, VIEWS, ShadeSettings, reference_image
+from scenes.spheres import SphereScene
+
+
+class SphereView:
+    """``variant`` None renders with the CPU reference. ``shading`` may be replaced between frames."""
+
+    def __init__(self, variant: str | None, view: str, shading: ShadeSettings) -> None:
+        if view not in VIEWS:
+            raise ValueError(f"unknown sphere view {view!r}; valid views are: {', '.join(VIEWS)}")
+        self.view = view
+        self.shading = shading
+        self.name = variant or "reference"
+        self._gpu = None
+        if variant is not None:
+            from render.spheres_cuda import SphereCudaRenderer
+
+            self._gpu = SphereCudaRenderer(variant, view)
+        self._bytes: np.ndarray | None = None
+        self._stage = "trace" if view == "classic" else "shade"
+        self._cpu_ms = 0.0
+        self._advances = 0
+
+    def load(self, scene: SphereScene, width: int, height: int) -> None:
+        """Keep ``scene`` for square frames of ``width`` pixels (raises ValueError otherwise)."""
+        if width != height:
+            raise ValueError(f"the sphere tracer renders square images, got {width}x{height}")
+        self.scene, self.size = scene, width
+        if self._gpu is not None:
+            self._gpu.load(scene, width)
+
+    def clear(self) -> None:
+        """Nothing to do: every render writes every pixel."""
+
+    def advance(self) -> None:
+        self._advances += 1
+        if self.view == "shaded" and self._advances > 1:
+            self.shading = self.shading.orbited(ORBIT_STEP_DEGREES)
+
+    def render(self) -> None:
+        if self._gpu is not None:
+            self._gpu.shading = self.shading
+            self._gpu.render()
+            return
+        started = time.perf_counter()
+        self._bytes = reference_image(self.scene, self.size, self.view, self.shading)
+        self._cpu_ms = (time.perf_counter() - started) * 1000
+
+    @property
+    def image_buffer(self):
+        """The GPU image, cupy uint8 (size, size, 4), row 0 = bottom (GPU only)."""
+        return self._gpu.image_buffer
+
+    def image_bytes(self) -> np.ndarray:
+        """uint8 (size, size, 4) RGBA, row 0 = bottom."""
+        return self._gpu.image() if self._gpu is not None else self._bytes
+
+    def image(self) -> np.ndarray:
+        """float32 (size, size, 4): the 8-bit values / 255 (exact: 255 * (v / 255) truncates to v)."""
+        return self.image_bytes().astype(np.float32) / np.float32(255)
+
+    def stage_times_ms(self) -> dict[str, float]:
+        """The last render's kernel time from CUDA events (or the CPU reference's wall time)."""
+        return {self._stage: self._gpu.kernel_ms() if self._gpu is not None else self._cpu_ms}
+
+
+def sphere_seconds(scene: SphereScene, size: int, view: str) -> float:
+    """A rough CPU reference time per frame, fitted on 2 cores: the shaded view tests every pixel
+    against every sphere, the classic one only each sphere's bounding box."""
+    per_sphere = size * size * 6e-9 if view == "shaded" else 1.8e-4
+    return scene.count * per_sphere + size * size * 1e-7
