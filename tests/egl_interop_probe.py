@@ -1,5 +1,7 @@
 """Run as a script by the GPU tests: renders with CUDA, shows the frame through the app's display in
 an offscreen EGL context, reads the texture back and prints JSON comparing it with the kernel's image.
+The scene is a circle scene, or ``spheres:classic`` / ``spheres:shaded`` (the classic sphere scene
+in that view, whose uint8 image the display copies as it is).
 
 Needs PYOPENGL_PLATFORM=egl before OpenGL is imported, hence a process of its own.
 """
@@ -18,10 +20,13 @@ from app.surfaces import EglSurface  # noqa: E402
 from render.base import render_frame  # noqa: E402
 from render.cuda_renderer import CudaRenderer  # noqa: E402
 from render.image_io import quantize_rgb8  # noqa: E402
+from render.sphere_shading import ShadeSettings  # noqa: E402
+from render.sphere_view import SphereView  # noqa: E402
 from scenes.builtin import build_scene  # noqa: E402
+from scenes.spheres import build_sphere_scene  # noqa: E402
 
 
-def texture_matches(display: FrameDisplay, renderer: CudaRenderer, expected: np.ndarray) -> dict:
+def texture_matches(display: FrameDisplay, renderer, expected: np.ndarray) -> dict:
     display.upload(device_image=renderer.image_buffer)
     texture = display.read_texture()
     return {
@@ -36,10 +41,15 @@ def main() -> None:
     scene, size = sys.argv[1], int(sys.argv[2])
     surface = EglSurface(64, 64)
     display = FrameDisplay()
-    renderer = CudaRenderer("auto")
-    renderer.load(build_scene(scene), size, size)
-    image = render_frame(renderer, 0)
-    expected = quantize_rgb8(image)
+    if scene.startswith("spheres:"):
+        renderer = SphereView("constant", scene.partition(":")[2], ShadeSettings())
+        renderer.load(build_sphere_scene("classic"), size, size)
+        render_frame(renderer, 0)
+        expected = renderer.image_bytes()[..., :3]
+    else:
+        renderer = CudaRenderer("auto")
+        renderer.load(build_scene(scene), size, size)
+        expected = quantize_rgb8(render_frame(renderer, 0))
     results = {"interop": texture_matches(display, renderer, expected)}
     display.force_host_copy = True
     results["host copy"] = texture_matches(display, renderer, expected)

@@ -3,6 +3,7 @@
 Run on the lent GPU after ``source .gpu/setup.sh`` (EGL and the GUI wheels): ``python3 -m pytest -m gpu``.
 """
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -23,7 +24,10 @@ pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("scene,size", [("rand10k", 1024), ("snowsingle", 512), ("rgb", 257)])
+@pytest.mark.parametrize(
+    "scene,size",
+    [("rand10k", 1024), ("snowsingle", 512), ("rgb", 257), ("spheres:classic", 1024), ("spheres:shaded", 513)],
+)
 def test_interop_texture_equals_the_kernel_image(scene, size):
     probe = ROOT / "tests" / "egl_interop_probe.py"
     result = subprocess.run([sys.executable, str(probe), scene, str(size)], capture_output=True, text=True, timeout=300)
@@ -84,6 +88,47 @@ def test_headless_gui_uses_interop(tmp_path):
     report = json.loads(stats.read_text())
     assert report["display_path"] == "interop" and report["stage_ms_median"]["display copy"] > 0
     assert shot.exists()
+
+
+def test_sphere_variants_in_the_app_stay_exact_while_orbiting(tmp_path):
+    from render.sphere_shading import ORBIT_STEP_DEGREES, ShadeSettings, shade_reference
+    from scenes.spheres import random_spheres
+
+    settings = Settings(renderer="spheres", sphere_scene="random", sphere_count=500, sphere_seed=2, size=256)
+    made = Session(dataclasses.replace(settings, sphere_view="shaded", export_folder=str(tmp_path)), backend="cuda")
+    try:
+        for _ in range(4):
+            made.step()
+        expected = shade_reference(random_spheres(500, 2), 256, ShadeSettings().orbited(4 * ORBIT_STEP_DEGREES))
+        for variant in ("global", "constant", "shared-tiled", "readonly", "constant-divergent"):
+            assert made.set_variant(variant), made.status
+            assert made.frame == 4 and made.update()
+            assert np.array_equal(made.device_image().get(), expected), variant
+            assert set(made.history[-1]) == {"shade"} and made.history[-1]["shade"] > 0
+        made.start_check()
+        deadline = time.monotonic() + 120
+        result = None
+        while result is None and time.monotonic() < deadline:
+            result = made.poll_check()
+            time.sleep(0.01)
+        assert result is not None and result.passed and result.max_abs_diff == 0
+        assert made.set_sphere_count(3000) is False and "constant-divergent: 3000 spheres need" in made.status
+        assert made.scene.count == 500
+    finally:
+        made.close()
+
+
+def test_headless_gui_shows_spheres_through_interop(tmp_path):
+    stats = tmp_path / "stats.json"
+    command = [sys.executable, str(ROOT / "main.py"), "gui", "--headless", "--renderer", "spheres", "--view", "shaded"]
+    command += ["--scene", "random", "--count", "2000", "--size", "1024", "--frames", "30", "--vsync", "off"]
+    command += ["--stats", str(stats)]
+    env = {**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(stats.read_text())
+    assert report["renderer"] == "spheres" and report["display_path"] == "interop"
+    assert report["stage_ms_median"]["shade"] > 0 and report["stage_ms_median"]["display copy"] > 0
 
 
 @pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with the NVIDIA GL (XVFB=1 setup.sh)")

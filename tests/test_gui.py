@@ -254,3 +254,44 @@ def test_interactive_run_saves_settings_in_the_config_folder(x_display, config, 
     saved = json.loads((config / "settings.json").read_text())
     assert saved["scene"] == "pattern" and saved["size"] == 300
     assert (config / "imgui.ini").exists()
+
+
+def expected_sphere_rgb8(view, size, shading=None):
+    from render.sphere_shading import ShadeSettings, reference_image
+    from scenes.spheres import build_sphere_scene
+
+    return reference_image(build_sphere_scene("classic"), size, view, shading or ShadeSettings())[::-1, :, :3]
+
+
+def test_spheres_renderer_shows_both_views_exactly(app):
+    run_until_shown(app)
+    assert app.session.set_renderer("spheres"), app.session.status
+    screen = run_until_shown(app)
+    assert np.array_equal(frame_in_window(app, screen), expected_sphere_rgb8("classic", 256))
+    assert app.session.set_view("shaded")
+    screen = run_until_shown(app)
+    assert np.array_equal(frame_in_window(app, screen), expected_sphere_rgb8("shaded", 256))
+
+
+def test_dragging_the_picture_orbits_the_shaded_camera(app):
+    from imgui_bundle import imgui
+
+    from render.sphere_shading import ShadeSettings
+
+    app.session.set_renderer("spheres")
+    app.session.set_view("shaded")
+    run_until_shown(app)
+    io = imgui.get_io()
+    io.add_mouse_pos_event(600, 300)
+    app.frame()
+    io.add_mouse_button_event(0, True)
+    app.frame()
+    for step in range(1, 6):
+        io.add_mouse_pos_event(600 + 10 * step, 300)
+        app.frame()
+    io.add_mouse_button_event(0, False)
+    app.frame()
+    assert app.session.settings.camera_azimuth == pytest.approx(30 - 50 * 0.4)
+    screen = run_until_shown(app)
+    turned = ShadeSettings(azimuth=app.session.settings.camera_azimuth)
+    assert np.array_equal(frame_in_window(app, screen), expected_sphere_rgb8("shaded", 256, turned))

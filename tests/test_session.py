@@ -130,3 +130,91 @@ def test_export_names_are_file_name_safe():
 def test_check_on_the_cpu_backend_explains_itself(session):
     session.start_check()
     assert "CPU backend is the reference" in session.status
+
+
+# -- the sphere tracer --------------------------------------------------------------------------
+
+
+def sphere_bytes(session):
+    return np.rint(shown_image(session) * 255).astype(np.uint8)
+
+
+def test_spheres_classic_then_shaded_equal_their_references(session):
+    from render.sphere_shading import ShadeSettings, shade_reference
+    from render.spheres_reference import trace_reference
+    from scenes.spheres import build_sphere_scene
+
+    assert session.set_renderer("spheres"), session.status
+    assert session.status == "classic: 20 spheres at 256x256"
+    classic = build_sphere_scene("classic")
+    assert np.array_equal(sphere_bytes(session), trace_reference(classic, 256))
+    assert not session.animated and session.export_label() == "reference"
+    assert session.set_view("shaded")
+    assert session.animated and session.export_label() == "reference_shaded"
+    assert np.array_equal(sphere_bytes(session), shade_reference(classic, 256, ShadeSettings()))
+    session.set_material(roughness=0.8, metalness=1.0)
+    rough_metal = ShadeSettings(roughness=0.8, metalness=1.0)
+    assert np.array_equal(sphere_bytes(session), shade_reference(classic, 256, rough_metal))
+    session.orbit(40.0, -120.0)  # elevation 20 - 120 stops at -89
+    assert (session.settings.camera_azimuth, session.settings.camera_elevation) == (70.0, -89.0)
+    turned = ShadeSettings(azimuth=70, elevation=-89, roughness=0.8, metalness=1.0)
+    assert np.array_equal(sphere_bytes(session), shade_reference(classic, 256, turned))
+
+
+def test_playing_the_shaded_view_orbits_the_camera(session):
+    from render.sphere_shading import ORBIT_STEP_DEGREES, ShadeSettings, shade_reference
+    from scenes.spheres import build_sphere_scene
+
+    session.set_renderer("spheres")
+    session.set_view("shaded")
+    shown_image(session)
+    session.step()
+    session.step()
+    assert session.frame == 2
+    expected = shade_reference(build_sphere_scene("classic"), 256, ShadeSettings().orbited(2 * ORBIT_STEP_DEGREES))
+    assert np.array_equal(sphere_bytes(session), expected)
+    session.reset()
+    assert np.array_equal(sphere_bytes(session), shade_reference(build_sphere_scene("classic"), 256, ShadeSettings()))
+
+
+def test_random_spheres_count_seed_and_switching_back(session):
+    from render.spheres_reference import trace_reference
+    from scenes.spheres import random_spheres
+
+    session.set_renderer("spheres")
+    assert session.select_scene("random") and session.scene.count == 1024
+    assert session.set_sphere_count(300) and session.set_seed(5)
+    assert session.scene.count == 300 and session.settings.sphere_seed == 5
+    assert np.array_equal(sphere_bytes(session), trace_reference(random_spheres(300, 5), 256))
+    assert not session.select_scene("rgb") and "unknown sphere scene 'rgb'" in session.status
+    assert session.scene.count == 300
+    assert session.set_renderer("circles") and session.scene.name == "rgb" and session.settings.seed == 0
+    assert np.array_equal(shown_image(session), reference("rgb", 256, 0))
+    assert not session.set_renderer("cubes") and "valid renderers are: circles, spheres" in session.status
+
+
+def test_sphere_variants_come_from_the_sphere_registry(session):
+    session.set_renderer("spheres")
+    assert session.variant.name == "constant"
+    assert session.set_variant("shared-tiled") and session.settings.sphere_variant == "shared-tiled"
+    assert not session.set_variant("tile-sort") and "valid variants are: global, constant" in session.status
+    assert session.settings.variant == "auto"  # the circle renderer's choice is its own
+
+
+def test_sphere_export_and_files(session, tmp_path):
+    from PIL import Image
+
+    from render.sphere_shading import ShadeSettings, shade_reference
+    from scenes.files import save_sphere_scene
+    from scenes.spheres import random_spheres
+
+    path = save_sphere_scene(random_spheres(12, 4, "dozen"), tmp_path / "dozen.npz")
+    session.set_renderer("spheres")
+    assert session.select_scene(str(path)) and session.scene.count == 12
+    session.set_view("shaded")
+    expected = shade_reference(random_spheres(12, 4), 256, ShadeSettings())
+    assert np.array_equal(sphere_bytes(session), expected)
+    exported = session.export_png()
+    assert exported.name == "dozen_reference_shaded_0000.png"
+    assert np.array_equal(np.asarray(Image.open(exported)), expected[::-1, :, :3])
+    assert not session.select_scene(str(tmp_path / "missing.json")) and session.scene.count == 12

@@ -34,6 +34,13 @@ def test_corrupt_files_fall_back_to_defaults_with_a_warning(tmp_path):
         (json.dumps({"variant": "fastest"}), "unknown variant 'fastest'"),
         (json.dumps({"scene": "nowhere"}), "field 'scene'"),
         (json.dumps({"vsync": 1}), "field 'vsync' should be bool"),
+        (json.dumps({"renderer": "cubes"}), "field 'renderer' must be one of circles, spheres"),
+        (json.dumps({"sphere_scene": "rgb"}), "field 'sphere_scene' is not a built-in scene"),
+        (json.dumps({"sphere_variant": "tile-sort"}), "field 'sphere_variant': unknown spheres variant"),
+        (json.dumps({"sphere_view": "wire"}), "field 'sphere_view' must be one of classic, shaded"),
+        (json.dumps({"sphere_count": 0}), "field 'sphere_count' must be 1..65536"),
+        (json.dumps({"roughness": 1.5}), "field 'roughness' must be 0..1"),
+        ('{"camera_azimuth": NaN}', "field 'camera_azimuth' should be a finite float"),
     ):
         path.write_text(content)
         settings, warning = load_settings(path)
@@ -46,3 +53,13 @@ def test_unwritable_folder_gives_a_warning_not_an_exception(tmp_path):
     blocker.write_text("")
     warning = save_settings(Settings(), blocker / "settings.json")
     assert warning.startswith(f"could not save settings to {blocker / 'settings.json'}")
+
+
+def test_sphere_settings_round_trip_and_whole_numbers_are_floats(tmp_path):
+    path = tmp_path / "settings.json"
+    wanted = Settings(renderer="spheres", sphere_scene="random", sphere_count=300, sphere_view="shaded", roughness=0.7)
+    assert save_settings(wanted, path) is None
+    assert load_settings(path) == (wanted, None)
+    path.write_text(json.dumps({"metalness": 1, "camera_elevation": -30}))
+    settings, warning = load_settings(path)
+    assert warning is None and settings.metalness == 1.0 and type(settings.metalness) is float
