@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from render.image_io import write_png_rgb8
 
 PANEL = (420, 300)  # width, height of one plot, margins included
+MIN_WIDTH = 840  # fewer sizes get wider plots, so the title and the count labels fit
 MARGIN = (62, 28, 16, 46)  # left, top, right, bottom inside a panel
 COLOURS = {
     "global": (31, 119, 180),
@@ -30,10 +31,10 @@ FALLBACK_COLOUR = (90, 90, 90)
 class _LogAxes:
     """Maps (x, y) data to pixels in one panel, both axes logarithmic (base 2 for x, 10 or 2 for y)."""
 
-    def __init__(self, origin: tuple[int, int], x_range: tuple[float, float], y_range: tuple[float, float]) -> None:
+    def __init__(self, origin: tuple[int, int], width: int, x_range, y_range) -> None:
         self.left = origin[0] + MARGIN[0]
         self.top = origin[1] + MARGIN[1]
-        self.right = origin[0] + PANEL[0] - MARGIN[2]
+        self.right = origin[0] + width - MARGIN[2]
         self.bottom = origin[1] + PANEL[1] - MARGIN[3]
         self.x_log = (math.log(x_range[0]), math.log(x_range[1]))
         self.y_log = (math.log(y_range[0]), math.log(y_range[1]))
@@ -66,10 +67,14 @@ def _tick_label(value: float, ratio: bool) -> str:
 
 def _draw_axes(draw: ImageDraw.ImageDraw, axes: _LogAxes, counts, y_ticks, ratio, title, font) -> None:
     draw.rectangle((axes.left, axes.top, axes.right, axes.bottom), outline=(0, 0, 0))
+    label_end = -math.inf
     for count in counts:
         x, _ = axes.point(count, math.exp(axes.y_log[0]))
         draw.line((x, axes.top, x, axes.bottom), fill=(225, 225, 225))
-        draw.text((x, axes.bottom + 4), str(count), fill=(0, 0, 0), font=font, anchor="ma")
+        half = draw.textlength(str(count), font=font) / 2
+        if x - half > label_end + 4:  # skip a label that would overlap the previous one
+            draw.text((x, axes.bottom + 4), str(count), fill=(0, 0, 0), font=font, anchor="ma")
+            label_end = x + half
     for tick in y_ticks:
         _, y = axes.point(math.exp(axes.x_log[0]), tick)
         colour = (150, 150, 150) if ratio and tick == 1 else (225, 225, 225)
@@ -104,7 +109,8 @@ def sphere_bench_chart(rows: list[dict], path: str | Path, title: str) -> Path:
     variants = list(dict.fromkeys(r["variant"] for r in timed))
     font = ImageFont.load_default(size=12)
     legend_height = 40
-    image = Image.new("RGB", (PANEL[0] * len(sizes), PANEL[1] * 2 + legend_height), (255, 255, 255))
+    panel_width = max(PANEL[0], MIN_WIDTH // len(sizes))
+    image = Image.new("RGB", (panel_width * len(sizes), PANEL[1] * 2 + legend_height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     draw.text((10, 8), title, fill=(0, 0, 0), font=ImageFont.load_default(size=15))
     x_range = _padded_range([float(c) for c in counts], 1.3)
@@ -112,7 +118,8 @@ def sphere_bench_chart(rows: list[dict], path: str | Path, title: str) -> Path:
         values = [v for size in sizes for name in variants for _, v in _series(timed, size, name, ratio)]
         y_range = _padded_range(values)
         for column, size in enumerate(sizes):
-            axes = _LogAxes((column * PANEL[0], legend_height + row_index * PANEL[1]), x_range, y_range)
+            origin = (column * panel_width, legend_height + row_index * PANEL[1])
+            axes = _LogAxes(origin, panel_width, x_range, y_range)
             label = f"speed vs global, {size}x{size}" if ratio else f"kernel ms, {size}x{size}"
             _draw_axes(draw, axes, counts, _y_ticks(*y_range, ratio), ratio, label, font)
             for name in variants:
