@@ -33,7 +33,7 @@ class App:
         self._screenshot_to: Path | None = None
         self.last_screenshot: Path | None = None
         self.frame_log: list[dict[str, float]] = []  # per shown frame: wall ms, stage and copy ms
-        self._last_present = time.perf_counter()
+        self._last_present = self._last_ui = time.perf_counter()
         imgui.create_context()
         implot.create_context()
         io = imgui.get_io()
@@ -150,7 +150,10 @@ class App:
         else:
             io = imgui.get_io()
             io.display_size = imgui.ImVec2(fb_w, fb_h)
-            io.delta_time = 1 / 60
+            # The real time between passes, so the panel's FPS is true offscreen too.
+            now = time.perf_counter()
+            io.delta_time = max(now - self._last_ui, 1e-6)
+            self._last_ui = now
         imgui.new_frame()
         win_w, win_h = self.surface.window_size()
         self.panel.draw(win_w, win_h)
