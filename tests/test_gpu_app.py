@@ -61,14 +61,20 @@ def test_switching_variants_keeps_the_frame_and_stays_exact(session):
         assert set(session.history[-1]) == {"clear", "advance", "binning", "blending"}
 
 
-def test_check_against_reference_passes(session):
-    session.step()
+def finished_check(session, timeout=120):
+    """Start "check against reference" and wait for its result (None if it never comes)."""
     session.start_check()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + timeout
     result = None
     while result is None and time.monotonic() < deadline:
         result = session.poll_check()
         time.sleep(0.01)
+    return result
+
+
+def test_check_against_reference_passes(session):
+    session.step()
+    result = finished_check(session)
     assert result is not None and result.passed and result.size == 256
     assert session.status.startswith("check against reference: pass")
 
@@ -105,12 +111,7 @@ def test_sphere_variants_in_the_app_stay_exact_while_orbiting(tmp_path):
             assert made.frame == 4 and made.update()
             assert np.array_equal(made.device_image().get(), expected), variant
             assert set(made.history[-1]) == {"shade"} and made.history[-1]["shade"] > 0
-        made.start_check()
-        deadline = time.monotonic() + 120
-        result = None
-        while result is None and time.monotonic() < deadline:
-            result = made.poll_check()
-            time.sleep(0.01)
+        result = finished_check(made)
         assert result is not None and result.passed and result.max_abs_diff == 0
         assert made.set_sphere_count(3000) is False and "constant-divergent: 3000 spheres need" in made.status
         assert made.scene.count == 500
