@@ -192,9 +192,10 @@ def _progress_bar(done: int, total: int, label: str) -> None:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.renderer == "spheres":
-        _require_gpu("bench")
-        from app.cli_spheres import bench_spheres
+        from app.cli_spheres import bench_spheres, check_bench_arguments
 
+        check_bench_arguments(args)
+        _require_gpu("bench")
         return bench_spheres(args, _progress_bar)
     _spheres_only(args, ("counts", "sizes", "view", "chart"))
     scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)

@@ -108,6 +108,14 @@ def check_spheres(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def check_bench_arguments(args: argparse.Namespace) -> None:
+    """Reject bad variants and output folders before a bench that may run for minutes."""
+    sphere_variants(args.variants)
+    for output in filter(None, (args.json, args.chart)):
+        if not Path(output).resolve().parent.is_dir():
+            raise SphereUsageError(f"cannot write {output}: its folder does not exist")
+
+
 def bench_spheres(args: argparse.Namespace, progress) -> int:
     from render.gpu import gpu_name
     from render.sphere_tasks import BENCH_COUNTS, BENCH_SIZES, TIMED_LAUNCHES, run_sphere_bench
@@ -115,9 +123,6 @@ def bench_spheres(args: argparse.Namespace, progress) -> int:
     variants = sphere_variants(args.variants)
     counts = tuple(args.counts or BENCH_COUNTS)
     sizes = tuple(args.sizes or BENCH_SIZES)
-    for output in filter(None, (args.json, args.chart)):
-        if not Path(output).resolve().parent.is_dir():
-            raise SphereUsageError(f"cannot write {output}: its folder does not exist")
     view = args.view or "classic"
     rows = run_sphere_bench(variants, counts, sizes, args.seed, progress, view)
     timing = f"median of {TIMED_LAUNCHES} launches (CUDA events)"

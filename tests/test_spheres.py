@@ -144,6 +144,12 @@ def test_cli_shaded_view_errors():
     assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
     result = run("bench", "--chart", "c.png")
     assert result.returncode == 2 and "--chart applies to --renderer spheres" in result.stderr
+    result = run("bench", "--renderer", "spheres", "--chart", "/nonexistent-folder/c.png")
+    assert (
+        result.returncode == 2 and "cannot write /nonexistent-folder/c.png: its folder does not exist" in result.stderr
+    )
+    result = run("gui", "--frames", "1", "--renderer", "circles", "--view", "shaded")
+    assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
 
 
 CLASSIC_512_SHA256 = "9eef82f9a2dba58426bb73e2accbca0d6f6df097cc6ccaf178a52085b377f16c"
