@@ -6,16 +6,21 @@ names the file and the field.
 from __future__ import annotations
 
 import json
+import math
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from scenes.model import ANIMATIONS, NAMED_BACKGROUNDS, SHADINGS, CircleScene
+from scenes.safe_write import write_atomically
 from scenes.spheres import SphereScene
 
 SCENE_SUFFIXES = (".npz", ".json")
 # A guard against files that would exhaust host memory; the GPU may hold fewer (the renderer says).
 MAX_CIRCLES = 50_000_000
+# JSON is for hand-written scenes; parsing 64 MiB of it already takes about 1 GiB of Python objects.
+MAX_JSON_BYTES = 64 * 2**20
 
 
 class SceneFileError(ValueError):
@@ -35,33 +40,56 @@ def save_scene(scene: CircleScene, path: str | Path) -> Path:
         "background": scene.background,
         "animation": scene.animation,
     }
+    if not isinstance(scene.background, str):
+        fields["background"] = np.asarray(scene.background, np.float32)
+    return _write_fields(fields, path)
+
+
+def _write_fields(fields: dict, path: Path) -> Path:
+    """Save a scene's fields as .npz or .json, never leaving a partial file; raises OSError."""
     if path.suffix == ".npz":
-        arrays = {
-            k: (np.asarray(v, np.float32) if k == "background" and not isinstance(v, str) else v)
-            for k, v in fields.items()
-        }
-        with open(path, "wb") as handle:
-            np.savez_compressed(handle, **arrays)
-    elif path.suffix == ".json":
+        return write_atomically(path, lambda stream: np.savez_compressed(stream, **fields))
+    if path.suffix == ".json":
         plain = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in fields.items()}
-        if not isinstance(plain["background"], str):
-            plain["background"] = [float(c) for c in plain["background"]]
-        path.write_text(json.dumps(plain))
-    else:
-        raise SceneFileError(f"{path}: unknown scene file type {path.suffix!r}; use .npz or .json")
-    return path
+        return write_atomically(path, lambda stream: stream.write(json.dumps(plain).encode()))
+    raise SceneFileError(f"{path}: unknown scene file type {path.suffix!r}; use .npz or .json")
+
+
+def _check_npz_sizes(path: Path) -> None:
+    """Reject an archive whose arrays declare more values than any valid scene has, from the .npy
+    headers alone: a small compressed file can declare gigabytes."""
+    with zipfile.ZipFile(path) as archive:
+        for member in archive.namelist():
+            with archive.open(member) as stream:
+                npy = np.lib.format
+                version = npy.read_magic(stream)
+                read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+                shape, _, _ = read_header(stream)
+            if math.prod(shape) > 3 * MAX_CIRCLES:
+                field = member.removesuffix(".npy")
+                raise SceneFileError(
+                    f"{path}: field {field!r} has shape {shape}, more than the {MAX_CIRCLES} circles allowed"
+                )
 
 
 def _read_fields(path: Path) -> dict:
     if path.suffix == ".npz":
         try:
+            _check_npz_sizes(path)
             with np.load(path, allow_pickle=False) as data:
                 return {key: data[key] for key in data.files}
+        except SceneFileError:
+            raise
         except Exception as error:  # noqa: BLE001
             # A damaged archive raises from zipfile, zlib, struct or NumPy's header parser, with no
             # documented set of exceptions (the fuzz test found NotImplementedError and zlib.error).
             raise SceneFileError(f"{path}: not a readable .npz file ({type(error).__name__}: {error})") from None
     if path.suffix == ".json":
+        if path.stat().st_size > MAX_JSON_BYTES:
+            raise SceneFileError(
+                f"{path}: {path.stat().st_size / 2**20:.0f} MiB is too large for a JSON scene "
+                f"(at most {MAX_JSON_BYTES // 2**20} MiB); save large scenes as .npz"
+            )
         try:
             fields = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -190,14 +218,7 @@ def save_sphere_scene(scene: SphereScene, path: str | Path) -> Path:
     """Write a sphere scene (kind "spheres") to ``path`` (.npz or .json)."""
     path = Path(path)
     fields = {"kind": "spheres", "center": scene.center, "radius": scene.radius, "color": scene.color}
-    if path.suffix == ".npz":
-        with open(path, "wb") as handle:
-            np.savez_compressed(handle, **fields)
-    elif path.suffix == ".json":
-        path.write_text(json.dumps({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in fields.items()}))
-    else:
-        raise SceneFileError(f"{path}: unknown scene file type {path.suffix!r}; use .npz or .json")
-    return path
+    return _write_fields(fields, path)
 
 
 def load_sphere_scene(path: str | Path) -> SphereScene:

@@ -1,0 +1,59 @@
+"""Issue 6, item 1, at scale: 10 million circles load; files that only claim to be huge are
+rejected from their headers before any memory is spent; the app keeps its scene meanwhile."""
+
+import zipfile
+
+import numpy as np
+import pytest
+from edge_scenes import write_many_circles
+
+from app.session import Session
+from app.settings import Settings
+from scenes.files import MAX_CIRCLES, MAX_JSON_BYTES, SceneFileError, load_scene
+
+TEN_MILLION = 10_000_000
+
+
+@pytest.fixture(scope="module")
+def ten_million(tmp_path_factory):
+    path = tmp_path_factory.mktemp("big") / "ten-million.npz"
+    return path, write_many_circles(path, TEN_MILLION)
+
+
+def test_ten_million_circles_load_exactly(ten_million):
+    path, arrays = ten_million
+    scene = load_scene(path)
+    assert scene.count == TEN_MILLION and scene.name == "ten-million"
+    for field, array in arrays.items():
+        assert np.array_equal(getattr(scene, field), array), field
+
+
+def test_ten_million_circles_wait_for_confirmation_on_the_cpu(ten_million, tmp_path):
+    session = Session(Settings(scene="rgb", size=256, export_folder=str(tmp_path)), backend="cpu")
+    try:
+        assert not session.select_scene(str(ten_million[0]))
+        assert session.pending is not None and session.pending.seconds > 3
+        assert session.scene.name == "rgb" and session.scene_name == "rgb"
+    finally:
+        session.close()
+
+
+def test_an_archive_declaring_too_many_values_is_rejected_from_its_header(tmp_path):
+    # A .npy header claiming 4e9 float32 values, followed by no data: 16 GB if it were read.
+    path = tmp_path / "claims.npz"
+    header = {"descr": "<f4", "fortran_order": False, "shape": (4 * 10**9,)}
+    with zipfile.ZipFile(path, "w") as archive:
+        with archive.open("radius.npy", "w") as stream:
+            np.lib.format.write_array_header_1_0(stream, header)
+    with pytest.raises(SceneFileError) as caught:
+        load_scene(path)
+    message = str(caught.value)
+    assert message == f"{path}: field 'radius' has shape (4000000000,), more than the {MAX_CIRCLES} circles allowed"
+
+
+def test_a_json_scene_over_the_size_limit_is_rejected_before_parsing(tmp_path):
+    path = tmp_path / "huge.json"
+    with path.open("wb") as stream:
+        stream.truncate(MAX_JSON_BYTES + 1)  # sparse: takes no disk space
+    with pytest.raises(SceneFileError, match=r"huge.json: 64 MiB is too large for a JSON scene .* as .npz"):
+        load_scene(path)
