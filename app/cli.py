@@ -9,12 +9,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from app.cli_spheres import SphereUsageError
+from app.outputs import OutputRefused, claim_outputs
 from render.base import RendererUnavailable, render_frame
 from render.gpu import gpu_problem
-from render.image_io import ExportError, write_png, write_raw
+from render.image_io import ExportError, write_png, write_raw, write_text_file
 from render.sphere_shading import VIEWS
 from render.variants import VARIANT_NAMES, UnknownVariantError, checked_variants
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
@@ -25,6 +25,7 @@ from scenes.spheres import UnknownSphereSceneError
 
 MAX_SIZE = 16384
 RENDERERS = ("circles", "spheres")
+OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
 
 
 class UsageError(Exception):
@@ -115,6 +116,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     _variants([variant])
     backend = choose_backend(args.backend)
     scene = make_scene()
+    out = args.out or (None if args.raw else f"{scene.name}_{args.frame:04d}.png")
+    claim_outputs([out, args.raw], args.overwrite)
     if backend == "cuda":
         from render.cuda_renderer import CudaRenderer
 
@@ -127,9 +130,6 @@ def cmd_render(args: argparse.Namespace) -> int:
     image = render_frame(renderer, args.frame)
     label = getattr(renderer, "resolved", None)
     outputs = []
-    out = args.out
-    if not out and not args.raw:
-        out = f"{scene.name}_{args.frame:04d}.png"
     if out:
         outputs.append(write_png(image, out))
     if args.raw:
@@ -200,6 +200,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     _spheres_only(args, ("counts", "sizes", "view", "chart"))
     scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)
     variants = _variants(args.variants)
+    claim_outputs([args.json], args.overwrite)
     _require_gpu("bench")
     from render.bench import BEST_PEER_MS, run_bench
     from render.gpu import gpu_name
@@ -232,10 +233,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "runs": args.runs,
             "rows": [dict(row.__dict__, floor_ratio=row.floor_ratio) for row in rows],
         }
-        try:
-            Path(args.json).write_text(json.dumps(payload, indent=2))
-        except OSError as error:
-            raise UsageError(f"cannot write {args.json}: {error.strerror or error}") from None
+        write_text_file(json.dumps(payload, indent=2), args.json)
         print(f"wrote {args.json}")
     return 0
 
@@ -245,6 +243,7 @@ def cmd_scene_save(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown scene {args.name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}")
     if not is_scene_file(args.file):
         raise UsageError(f"{args.file}: scene files end in .npz or .json")
+    claim_outputs([args.file], args.overwrite)
     scene = build_scene(args.name, args.seed)
     if args.frame is not None:
         from scenes.animation import advance
@@ -289,6 +288,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
         _variants([args.variant], renderer or "circles")
     if args.backend == "cuda":
         choose_backend("cuda")
+    claim_outputs([args.screenshot, args.stats], args.overwrite)
     if args.scene and renderer == "circles":
         scene_loader(args.scene, 0)
     elif args.scene:
@@ -335,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     render.add_argument("--out", help="PNG file (default <scene>_<frame>.png when no --raw)")
     render.add_argument("--raw", help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
+    render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     shaded = render.add_argument_group("spheres, shaded view")
     shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
     shaded.add_argument("--azimuth", type=float, help="camera degrees around the y axis (default 30)")
@@ -366,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", help="also write every figure to this JSON file")
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", help="spheres: also draw the timings as a PNG chart")
+    bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     bench.set_defaults(run=cmd_bench)
 
     gui = sub.add_parser("gui", help="run the app's window loop for N frames (tests, docs, screenshots)")
@@ -384,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
     gui.add_argument("--stats", help="write median frame, stage and display-copy times to this JSON file")
+    gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     gui.set_defaults(run=cmd_gui)
 
     scene = sub.add_parser("scene", help="scene files")
@@ -393,6 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     save.add_argument("file", help="output file (.npz or .json)")
     save.add_argument("--seed", type=_non_negative, default=0)
     save.add_argument("--frame", type=_non_negative, help="save the state of frame k (after k+1 advances)")
+    save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     save.set_defaults(run=cmd_scene_save)
     return parser
 
@@ -412,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         SceneFileError,
         RendererUnavailable,
         ExportError,
+        OutputRefused,
         SphereUsageError,
         UnknownSphereSceneError,
     ) as error:

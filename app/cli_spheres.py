@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from render.image_io import write_png_rgb8, write_raw_top_down
+from app.outputs import claim_outputs
+from render.image_io import write_png_rgb8, write_raw_top_down, write_text_file
 from render.sphere_shading import ShadeSettings, reference_image
 from render.variants import UnknownVariantError, checked_variants
 from scenes.files import is_scene_file
@@ -109,11 +110,9 @@ def check_spheres(args: argparse.Namespace) -> int:
 
 
 def check_bench_arguments(args: argparse.Namespace) -> None:
-    """Reject bad variants and output folders before a bench that may run for minutes."""
+    """Reject bad variants and outputs before a bench that may run for minutes."""
     sphere_variants(args.variants)
-    for output in filter(None, (args.json, args.chart)):
-        if not Path(output).resolve().parent.is_dir():
-            raise SphereUsageError(f"cannot write {output}: its folder does not exist")
+    claim_outputs([args.json, args.chart], args.overwrite)
 
 
 def bench_spheres(args: argparse.Namespace, progress) -> int:
@@ -137,7 +136,7 @@ def bench_spheres(args: argparse.Namespace, progress) -> int:
             print(f"{count:>7} {size:>5} " + " ".join(cells))
     if args.json:
         payload = {"gpu": gpu_name(), "view": view, "seed": args.seed, "launches": TIMED_LAUNCHES, "rows": rows}
-        Path(args.json).write_text(json.dumps(payload, indent=2))
+        write_text_file(json.dumps(payload, indent=2), args.json)
         print(f"wrote {args.json}")
     if args.chart:
         from render.chart import sphere_bench_chart

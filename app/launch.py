@@ -10,9 +10,9 @@ import dataclasses
 import json
 import os
 import sys
-from pathlib import Path
 
 from app.settings import Settings, load_settings, save_settings
+from render.image_io import write_text_file
 
 
 @dataclasses.dataclass
@@ -101,7 +101,7 @@ def run_gui(options: GuiOptions) -> int:
     try:
         app.run(options.frames, options.screenshot)
         if options.stats:
-            Path(options.stats).write_text(json.dumps(app.stats(), indent=2))
+            write_text_file(json.dumps(app.stats(), indent=2), options.stats)
         if options.persist:
             settings.window_width, settings.window_height = surface.window_size()
             problem = save_settings(settings)

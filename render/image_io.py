@@ -6,13 +6,12 @@ partial file behind.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from render.base import image_top_down
+from scenes.safe_write import write_atomically
 
 
 class ExportError(OSError):
@@ -41,26 +40,15 @@ def to_rgb8(image: np.ndarray) -> np.ndarray:
 
 
 def _atomic_write(path: Path, write) -> Path:
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+        return write_atomically(path, write)
     except OSError as error:
         raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            write(stream)
-        # mkstemp creates the file private (0600); give the export the usual permissions.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
-        raise
-    return path
+
+
+def write_text_file(text: str, path: str | Path) -> Path:
+    """Save ``text`` as UTF-8 (reports, JSON figures) without ever leaving a partial file."""
+    return _atomic_write(Path(path), lambda stream: stream.write(text.encode()))
 
 
 def write_png(image: np.ndarray, path: str | Path) -> Path:
