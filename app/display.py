@@ -54,7 +54,13 @@ def _check_cuda(result, what: str):
 
 
 class _InteropBuffer:
-    """A PBO registered with CUDA; ``write(image)`` converts a cupy float image into it."""
+    """A PBO registered with CUDA; ``write(image)`` converts a cupy float image into it.
+
+    The class counts registrations and releases, so tests can see that none is leaked.
+    """
+
+    registered = 0
+    released = 0
 
     def __init__(self, pbo: int, pixels: int) -> None:
         try:
@@ -66,6 +72,7 @@ class _InteropBuffer:
         self._runtime = runtime
         flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
         self.resource = _check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
+        _InteropBuffer.registered += 1
         self.pixels = pixels
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
 
@@ -92,9 +99,11 @@ class _InteropBuffer:
             _check_cuda(runtime.cudaGraphicsUnmapResources(1, self.resource, stream), "cudaGraphicsUnmapResources")
 
     def release(self) -> None:
+        """Unregister; a failing unregister (the GPU is gone) is ignored, there is nothing to keep."""
         if self.resource is not None:
             self._runtime.cudaGraphicsUnregisterResource(self.resource)
             self.resource = None
+            _InteropBuffer.released += 1
 
 
 class FrameDisplay:
@@ -111,6 +120,7 @@ class FrameDisplay:
         self._size = (0, 0)
         self._interop: _InteropBuffer | None = None
         self._interop_failed = False
+        self._shown_by = "host copy"
         self._events = None
         GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
         for parameter, value in (
@@ -123,7 +133,8 @@ class FrameDisplay:
 
     @property
     def path(self) -> str:
-        return "interop" if self._interop is not None and not self.force_host_copy else "host copy"
+        """How the latest frame reached the texture: "interop" or "host copy"."""
+        return self._shown_by
 
     @property
     def size(self) -> tuple[int, int]:
@@ -148,6 +159,11 @@ class FrameDisplay:
                 self.notice = f"CUDA-GL interop unavailable, showing frames through a host copy: {error}"
         return self._interop
 
+    def _interop_lost(self, error: InteropUnavailable) -> None:
+        self._release_interop()
+        self._interop_failed = True
+        self.notice = f"CUDA-GL interop failed, showing frames through a host copy from now on: {error}"
+
     def upload(self, device_image=None, host_image: np.ndarray | None = None) -> None:
         """Put a frame in the texture: cupy ``device_image`` (H, W, 4) through interop when possible,
         else a host copy of it (or ``host_image`` (H, W, 4)); row 0 = bottom. float32 images are
@@ -157,11 +173,14 @@ class FrameDisplay:
         if (width, height) != self._size:
             self._resize(width, height)
         if device_image is not None and not self.force_host_copy and self._try_interop():
-            self._upload_interop(device_image)
-        elif device_image is not None:
-            self._upload_host(self._timed_download(device_image))
-        else:
-            self._upload_host(host_image)
+            try:
+                self._upload_interop(device_image)
+                self._shown_by = "interop"
+                return
+            except InteropUnavailable as error:
+                self._interop_lost(error)
+        self._upload_host(self._timed_download(device_image) if device_image is not None else host_image)
+        self._shown_by = "host copy"
 
     def _cuda_events(self):
         import cupy

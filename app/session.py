@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import dataclasses
+import functools
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import numpy as np
 from app.settings import MAX_SIZE, MIN_SIZE, Settings
 from render.base import CircleRenderer, RendererUnavailable, render_frame
 from render.compare import compare_images
-from render.gpu import gpu_problem
+from render.gpu import gpu_failures, gpu_problem, is_out_of_memory
 from render.image_io import ExportError, write_png
 from render.reference import ReferenceRenderer, estimated_seconds
 from render.sphere_shading import VIEWS, ShadeSettings
@@ -62,6 +63,23 @@ class CheckResult:
     def summary(self) -> str:
         verdict = "pass" if self.passed else "FAIL"
         return f"{verdict}: max |diff| {self.max_abs_diff:.3g}, {self.bad_values} bad values at {self.size}x{self.size}"
+
+
+def _survives_gpu_failure(failed_result=None):
+    """Turn a CUDA failure inside a Session method into ``gpu_failed`` plus ``failed_result``."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def guarded(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except gpu_failures() as error:
+                self.gpu_failed(error)
+                return failed_result
+
+        return guarded
+
+    return wrap
 
 
 def export_name(scene: str, variant: str, frame: int) -> str:
@@ -318,6 +336,12 @@ class Session:
         except RendererUnavailable as error:
             self.status = str(error)
             return False
+        except gpu_failures() as error:
+            if not is_out_of_memory(error):
+                self.gpu_failed(error)
+                return False
+            self.status = f"{scene.name} at {size}x{size} does not fit in GPU memory ({error})"
+            return False
         self.renderer, self.scene, self.frame = renderer, scene, frame
         self._generation += 1
         self.history.clear()
@@ -328,11 +352,23 @@ class Session:
         self.status = f"{scene.name}: {scene.count} {self.units} at {size}x{size}"
         return True
 
+    def gpu_failed(self, error: Exception) -> None:
+        """The GPU stopped working mid-run (lost, or a kernel fault left CUDA unusable in this
+        process): say so, and go on from the same scene and frame with the CPU reference."""
+        self.backend = "cpu"
+        self.backend_note = f"CPU reference backend: the GPU failed during the run ({error})"
+        self.playing = False
+        scene, self.renderer = self.scene, None
+        if scene is not None:
+            self._load(scene, self.variant, self.settings.size, self.frame)
+        self.status = f"the GPU failed ({error}); continuing with the CPU reference, restart to use the GPU again"
+
     # -- animation -----------------------------------------------------------------------------
 
     def toggle_play(self) -> None:
         self.playing = not self.playing
 
+    @_survives_gpu_failure()
     def step(self) -> None:
         """One frame forward (pauses playback)."""
         self.playing = False
@@ -356,6 +392,7 @@ class Session:
 
     # -- per displayed frame -------------------------------------------------------------------
 
+    @_survives_gpu_failure(False)
     def update(self) -> bool:
         """Advance when playing and render; True when a new image is ready for the display.
 
@@ -429,6 +466,7 @@ class Session:
 
     # -- export and check ----------------------------------------------------------------------
 
+    @_survives_gpu_failure()
     def export_png(self, folder: str | None = None) -> Path | None:
         """Write the current frame at render resolution; never overwrites, never leaves a partial file."""
         image = self.host_image()
@@ -439,15 +477,18 @@ class Session:
         name = export_name(self.scene_name, self.export_label(), self.frame)
         try:
             target.mkdir(parents=True, exist_ok=True)
-            path = _unused_path(target / name)
+            path = unused_path(target / name)
             write_png(image, path)
-        except (OSError, ExportError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            self.status = f"export failed: cannot write to {target}: {reason}"
+        except ExportError as error:
+            self.status = f"export failed: {error}"
+            return None
+        except OSError as error:  # the folder could not be made
+            self.status = f"export failed: cannot write to {target}: {error.strerror or error}"
             return None
         self.status = f"saved {path}"
         return path
 
+    @_survives_gpu_failure()
     def start_check(self) -> None:
         """Compare the current frame with the CPU reference in the background (see ``poll_check``)."""
         if self.backend == "cpu":
@@ -488,7 +529,7 @@ def _reference_check(reference, scene, size: int, frame: int, candidate: np.ndar
     return CheckResult(size, comparison.max_abs_diff, comparison.bad_values, comparison.passed)
 
 
-def _unused_path(path: Path) -> Path:
+def unused_path(path: Path) -> Path:
     """``path``, or ``name-2.png``, ``name-3.png``, ... when it exists already."""
     candidate, number = path, 1
     while candidate.exists():

@@ -68,7 +68,14 @@ class GlfwWindow:
         self.glfw.swap_interval(1 if on else 0)
 
     def set_size(self, width: int, height: int) -> None:
-        self.glfw.set_window_size(self.handle, width, height)
+        """Resize the window; 0 x 0 minimizes it (and a later size restores it first)."""
+        glfw = self.glfw
+        if width <= 0 or height <= 0:
+            glfw.iconify_window(self.handle)
+            return
+        if glfw.get_window_attrib(self.handle, glfw.ICONIFIED):
+            glfw.restore_window(self.handle)
+        glfw.set_window_size(self.handle, width, height)
 
     def window_size(self) -> tuple[int, int]:
         return self.glfw.get_window_size(self.handle)
@@ -82,7 +89,11 @@ class GlfwWindow:
 
 
 class EglSurface:
-    """An offscreen pbuffer of a fixed size with a desktop OpenGL context (no display needed)."""
+    """An offscreen pbuffer with a desktop OpenGL context (no display needed).
+
+    ``set_size`` stands in for the window manager: a new pbuffer of the new size, or, for 0 x 0, a
+    minimized window (the framebuffer reports 0 x 0 and the old pbuffer waits for the restore).
+    """
 
     interactive = False
 
@@ -98,8 +109,8 @@ class EglSurface:
         chosen = EGL.eglChooseConfig(self.display, config_list, ctypes.pointer(config), 1, ctypes.pointer(count))
         if not chosen or count.value < 1:
             raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
-        surface_attributes = (EGL.EGLint * 5)(EGL.EGL_WIDTH, width, EGL.EGL_HEIGHT, height, EGL.EGL_NONE)
-        self.surface = EGL.eglCreatePbufferSurface(self.display, config, surface_attributes)
+        self.config = config
+        self.surface = self._pbuffer(width, height)
         EGL.eglBindAPI(EGL.EGL_OPENGL_API)
         version = [EGL.EGL_CONTEXT_MAJOR_VERSION, 3, EGL.EGL_CONTEXT_MINOR_VERSION, 3, EGL.EGL_NONE]
         context_attributes = (EGL.EGLint * len(version))(*version)
@@ -107,8 +118,13 @@ class EglSurface:
         if not self.surface or not self.context:
             raise NoDisplay("EGL could not create an OpenGL 3.3 context with a pbuffer")
         EGL.eglMakeCurrent(self.display, self.surface, self.surface, self.context)
-        self._size = (width, height)
+        self._size = self._pbuffer_size = (width, height)
         self.dropped: list[str] = []
+
+    def _pbuffer(self, width: int, height: int):
+        egl = self.egl
+        attributes = (egl.EGLint * 5)(egl.EGL_WIDTH, width, egl.EGL_HEIGHT, height, egl.EGL_NONE)
+        return egl.eglCreatePbufferSurface(self.display, self.config, attributes)
 
     def framebuffer_size(self) -> tuple[int, int]:
         return self._size
@@ -126,7 +142,17 @@ class EglSurface:
         pass
 
     def set_size(self, width: int, height: int) -> None:
-        pass
+        if width <= 0 or height <= 0:
+            self._size = (0, 0)
+            return
+        if (width, height) != self._pbuffer_size:
+            surface = self._pbuffer(width, height)
+            if not surface:
+                raise NoDisplay(f"EGL could not create a {width}x{height} pbuffer")
+            self.egl.eglMakeCurrent(self.display, surface, surface, self.context)
+            self.egl.eglDestroySurface(self.display, self.surface)
+            self.surface, self._pbuffer_size = surface, (width, height)
+        self._size = (width, height)
 
     def swap(self) -> None:
         self.egl.eglSwapBuffers(self.display, self.surface)

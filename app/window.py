@@ -16,8 +16,9 @@ from OpenGL import GL
 
 from app.display import FrameDisplay
 from app.panel import PANEL_WIDTH, Panel
-from app.session import Session, export_name
+from app.session import Session, export_name, unused_path
 from app.settings import MAX_SIZE, MIN_SIZE, Settings, config_dir
+from render.gpu import gpu_failures
 from render.image_io import ExportError, write_png_rgb8
 
 BACKGROUND = (0.11, 0.11, 0.13)
@@ -31,6 +32,7 @@ class App:
         self.session = session
         self.settings: Settings = session.settings
         self._screenshot_to: Path | None = None
+        self._screenshot_requested = False
         self.last_screenshot: Path | None = None
         self.frame_log: list[dict[str, float]] = []  # per shown frame: wall ms, stage and copy ms
         self._last_present = self._last_ui = time.perf_counter()
@@ -66,24 +68,28 @@ class App:
     # -- actions -----------------------------------------------------------------------------
 
     def request_screenshot(self, path: str | Path | None = None) -> None:
-        """Save the next presented frame, UI included (default: the export folder)."""
-        if path is None:
-            name = export_name(self.session.scene_name, self.session.export_label(), self.session.frame)
-            name = name.replace(".png", "_ui.png")
-            path = Path(self.settings.export_folder).expanduser() / name
-        self._screenshot_to = Path(path)
+        """Save the next presented frame, UI included: to ``path`` (the command line has already
+        asked before replacing it), else under a new name in the export folder."""
+        self._screenshot_to = None if path is None else Path(path)
+        self._screenshot_requested = True
 
     def _save_screenshot(self) -> None:
         from app.surfaces import read_framebuffer
 
-        path, self._screenshot_to = self._screenshot_to, None
+        path, self._screenshot_requested = self._screenshot_to, False
         width, height = self.surface.framebuffer_size()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path is None:
+                name = export_name(self.session.scene_name, self.session.export_label(), self.session.frame)
+                folder = Path(self.settings.export_folder).expanduser()
+                folder.mkdir(parents=True, exist_ok=True)
+                path = unused_path(folder / name.replace(".png", "_ui.png"))
             self.last_screenshot = write_png_rgb8(read_framebuffer(width, height), path)
             self.session.status = f"saved screenshot {self.last_screenshot}"
-        except (OSError, ExportError) as error:
+        except ExportError as error:
             self.session.status = f"screenshot failed: {error}"
+        except OSError as error:
+            self.session.status = f"screenshot failed: cannot write to {error.filename}: {error.strerror}"
 
     def _open_dropped(self) -> None:
         while self.surface.dropped:
@@ -106,20 +112,29 @@ class App:
         fresh = self.session.update()
         if fresh:
             stage_ms = dict(self.session.history[-1])
-            device_image = self.session.device_image()
-            if device_image is not None:
-                self.display.upload(device_image=device_image)
-            else:
-                self.display.upload(host_image=self.session.host_image())
+            fresh = self._show_frame()
         self.session.poll_check()
         self._draw_ui(fb_w, fb_h)
-        if self._screenshot_to is not None:
+        if self._screenshot_requested:
             self._save_screenshot()
         self.surface.swap()
         now = time.perf_counter()
         if fresh:
             self.frame_log.append({"wall": (now - self._last_present) * 1000, **stage_ms, **self.display.copy_ms})
         self._last_present = now
+        return True
+
+    def _show_frame(self) -> bool:
+        """Put the session's new image on the texture; False when the GPU failed while copying it."""
+        device_image = self.session.device_image()
+        if device_image is None:
+            self.display.upload(host_image=self.session.host_image())
+            return True
+        try:
+            self.display.upload(device_image=device_image)
+        except gpu_failures() as error:
+            self.session.gpu_failed(error)
+            return False
         return True
 
     def stats(self) -> dict:

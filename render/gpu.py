@@ -26,3 +26,19 @@ def gpu_name() -> str:
     import cupy
 
     return cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+
+
+def gpu_failures() -> tuple[type[Exception], ...]:
+    """The exception types CuPy raises when a CUDA call fails (a lost device, a kernel that faulted
+    and left the context unusable, a driver error); empty without CuPy, so ``except`` catches none."""
+    try:
+        import cupy
+    except ImportError:
+        return ()
+    return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError)
+
+
+def is_out_of_memory(error: Exception) -> bool:
+    """Whether a CUDA error says the GPU ran out of memory (which the app survives on the GPU)."""
+    text = str(error)
+    return "OUT_OF_MEMORY" in text or "cudaErrorMemoryAllocation" in text

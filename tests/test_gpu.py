@@ -100,18 +100,6 @@ def test_auto_choices():
     assert choose_auto(10000).name == "tile-scan" and choose_auto(2000000).name == "tile-sort"
 
 
-@pytest.fixture
-def pool_limit():
-    """Caps CuPy's pool for one test, so running out of GPU memory is real but cheap to reach."""
-    import cupy
-
-    pool = cupy.get_default_memory_pool()
-    pool.free_all_blocks()
-    yield pool.set_limit
-    pool.set_limit(size=0)
-    pool.free_all_blocks()
-
-
 def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):
     pool_limit(size=4 * 2**20)
     renderer = CudaRenderer("tile-scan")
