@@ -1,6 +1,7 @@
-"""The command line: ``render``, ``check``, ``bench`` and ``scene save``.
+"""The command line: ``render``, ``check``, ``bench``, ``gui`` and ``scene save``.
 
-Every user error ends in one line ``error: ...`` on stderr and exit code 2; a failed check exits 1.
+Every user error exits with code 2 and one line ``error: ...`` on stderr, after the command's usage
+when the arguments are what is wrong; a failed check exits 1.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a termina
 
 
 class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit code 2."""
+    """Bad arguments: printed after the command's usage, exit code 2."""
 
 
 def _size(text: str) -> int:
@@ -91,7 +92,7 @@ def choose_backend(requested: str | None) -> str:
     """'cuda' or 'cpu'; without a request, cuda when a GPU is usable, saying which was chosen."""
     problem = gpu_problem()
     if requested == "cuda" and problem:
-        raise UsageError(f"--backend cuda needs a CUDA GPU: {problem}")
+        raise RendererUnavailable(f"--backend cuda needs a CUDA GPU: {problem}")
     if requested:
         return requested
     if problem:
@@ -107,17 +108,17 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.renderer == "spheres":
         from app.cli_spheres import render_spheres
 
-        return render_spheres(args, choose_backend(args.backend))
+        return render_spheres(args, choose_backend)
     _spheres_only(args, ("count", "view", "azimuth", "elevation", "roughness", "metalness"))
     make_scene = scene_loader(args.scene, 0 if args.seed is None else args.seed)
     if args.variant and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     variant = args.variant or "auto"
     _variants([variant])
-    backend = choose_backend(args.backend)
     scene = make_scene()
     out = args.out or (None if args.raw else f"{scene.name}_{args.frame:04d}.png")
     claim_outputs([out, args.raw], args.overwrite)
+    backend = choose_backend(args.backend)
     if backend == "cuda":
         from render.cuda_renderer import CudaRenderer
 
@@ -147,13 +148,15 @@ def _scene_list(names: list[str] | None, seed: int) -> list[tuple[str, Callable[
 def _require_gpu(command: str) -> None:
     problem = gpu_problem()
     if problem:
-        raise UsageError(f"{command} runs the CUDA variants and needs a CUDA GPU: {problem}")
+        raise RendererUnavailable(f"{command} runs the CUDA variants and needs a CUDA GPU: {problem}")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     if args.renderer == "spheres":
+        from app.cli_spheres import check_spheres, sphere_variants
+
+        sphere_variants(args.variants)
         _require_gpu("check")
-        from app.cli_spheres import check_spheres
 
         return check_spheres(args)
     _spheres_only(args, ("view",))
@@ -253,7 +256,7 @@ def cmd_scene_save(args: argparse.Namespace) -> int:
     try:
         path = save_scene(scene, args.file)
     except OSError as error:
-        raise UsageError(f"cannot write {args.file}: {error.strerror or error}") from None
+        raise ExportError(f"cannot write {args.file}: {error.strerror or error}") from None
     print(f"wrote {path} ({args.name}, {scene.count} circles)")
     return 0
 
@@ -342,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     shaded.add_argument("--elevation", type=float, help="camera degrees above the xz plane, -89..89 (default 20)")
     shaded.add_argument("--roughness", type=_unit, help="GGX roughness 0..1 (default 0.35; at least 0.05)")
     shaded.add_argument("--metalness", type=_unit, help="0 dielectric .. 1 metal (default 0)")
-    render.set_defaults(run=cmd_render)
+    render.set_defaults(run=cmd_render, usage=render.format_usage)
 
     check = sub.add_parser("check", help="compare every CUDA variant with the CPU reference")
     check.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
@@ -352,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=_non_negative, default=0)
     check.add_argument("--frame", type=_non_negative, default=0)
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
-    check.set_defaults(run=cmd_check)
+    check.set_defaults(run=cmd_check, usage=check.format_usage)
 
     bench = sub.add_parser("bench", help="time variants with the CS149 protocol and CUDA events")
     bench.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
@@ -368,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", help="spheres: also draw the timings as a PNG chart")
     bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    bench.set_defaults(run=cmd_bench)
+    bench.set_defaults(run=cmd_bench, usage=bench.format_usage)
 
     gui = sub.add_parser("gui", help="run the app's window loop for N frames (tests, docs, screenshots)")
     gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
@@ -387,7 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
     gui.add_argument("--stats", help="write median frame, stage and display-copy times to this JSON file")
     gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    gui.set_defaults(run=cmd_gui)
+    gui.set_defaults(run=cmd_gui, usage=gui.format_usage)
 
     scene = sub.add_parser("scene", help="scene files")
     scene_sub = scene.add_subparsers(dest="scene_command", metavar="ACTION", required=True)
@@ -397,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     save.add_argument("--seed", type=_non_negative, default=0)
     save.add_argument("--frame", type=_non_negative, help="save the state of frame k (after k+1 advances)")
     save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    save.set_defaults(run=cmd_scene_save)
+    save.set_defaults(run=cmd_scene_save, usage=save.format_usage)
     return parser
 
 
@@ -412,14 +415,15 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except (
         UsageError,
-        UnknownSceneError,
-        SceneFileError,
-        RendererUnavailable,
-        ExportError,
-        OutputRefused,
         SphereUsageError,
+        UnknownSceneError,
         UnknownSphereSceneError,
+        OutputRefused,
     ) as error:
+        sys.stderr.write(args.usage())
+        _note(f"error: {error}")
+        return 2
+    except (SceneFileError, RendererUnavailable, ExportError) as error:
         _note(f"error: {error}")
         return 2
     except KeyboardInterrupt:

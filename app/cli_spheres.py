@@ -49,14 +49,20 @@ def shading_of(args: argparse.Namespace) -> ShadeSettings:
     return ShadeSettings(**given).checked()
 
 
-def render_spheres(args: argparse.Namespace, backend: str) -> int:
+def render_spheres(args: argparse.Namespace, choose_backend) -> int:
+    """``render --renderer spheres``; ``choose_backend(requested)`` picks cpu or cuda once the
+    arguments and outputs are known to be good."""
     if args.variant:
         sphere_variants([args.variant])
-        if backend == "cpu":
-            raise SphereUsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     view = args.view or "classic"
     shading = shading_of(args)
     scene = sphere_scene(args.scene, args.count, args.seed)
+    suffix = "spheres" if view == "classic" else "shaded"
+    out = args.out or (None if args.raw else f"{scene.name}_{suffix}.png")
+    claim_outputs([out, args.raw], args.overwrite)
+    backend = choose_backend(args.backend)
+    if args.variant and backend == "cpu":
+        raise SphereUsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     if backend == "cuda":
         from render.spheres_cuda import MAX_CONSTANT_SPHERES, SphereCudaRenderer
 
@@ -72,8 +78,6 @@ def render_spheres(args: argparse.Namespace, backend: str) -> int:
         used = "cpu reference"
     top_down = np.ascontiguousarray(image[::-1])
     outputs = []
-    suffix = "spheres" if view == "classic" else "shaded"
-    out = args.out or (None if args.raw else f"{scene.name}_{suffix}.png")
     if out:
         outputs.append(write_png_rgb8(top_down[..., :3], out))
     if args.raw:

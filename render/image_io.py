@@ -43,7 +43,9 @@ def _atomic_write(path: Path, write) -> Path:
     try:
         return write_atomically(path, write)
     except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror or error}") from None
+        # NumPy reports a short write without an errno: "N requested and M written".
+        reason = error.strerror or f"the disk took only part of the data ({error})"
+        raise ExportError(f"cannot write {path}: {reason}") from None
 
 
 def write_text_file(text: str, path: str | Path) -> Path:

@@ -198,10 +198,24 @@ def test_screenshot_with_ui_goes_to_the_export_folder(app, tmp_path):
     run_until_shown(app)
     app.request_screenshot()
     app.frame()
-    assert app.last_screenshot == tmp_path / "exports" / "rgb_reference_0000_ui.png"
+    first = tmp_path / "exports" / "rgb_reference_0000_ui.png"
+    assert app.last_screenshot == first
     from PIL import Image
 
     assert Image.open(app.last_screenshot).size == (900, 600)
+    app.request_screenshot()
+    app.frame()
+    assert app.last_screenshot == first.with_name("rgb_reference_0000_ui-2.png")  # never overwrites
+
+
+def test_minimizing_and_restoring_the_window(app):
+    run_until_shown(app)
+    app.surface.set_size(0, 0)  # iconify: on X11 the framebuffer may keep its size
+    for _ in range(5):
+        assert app.frame()
+    app.surface.set_size(900, 600)
+    screen = run_until_shown(app)
+    assert np.array_equal(frame_in_window(app, screen), expected_rgb8("rgb", 256))
 
 
 def gui_command(*args, env_extra=None, drop_display=False):

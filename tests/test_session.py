@@ -1,5 +1,7 @@
 """The app's actions without a window, on the CPU backend (the same methods the widgets call)."""
 
+import errno
+import os
 import time
 
 import numpy as np
@@ -218,3 +220,40 @@ def test_sphere_export_and_files(session, tmp_path):
     assert exported.name == "dozen_reference_shaded_0000.png"
     assert np.array_equal(np.asarray(Image.open(exported)), expected[::-1, :, :3])
     assert not session.select_scene(str(tmp_path / "missing.json")) and session.scene.count == 12
+
+
+class _FillingDisk:
+    """A file stream that takes ``room`` bytes, then fails like a full disk."""
+
+    def __init__(self, stream, room):
+        self.stream, self.room = stream, room
+
+    def write(self, data):
+        if len(data) > self.room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= len(data)
+        return self.stream.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stream.close()
+
+
+def test_export_to_a_full_disk_says_so_and_leaves_no_partial_file(session, tmp_path, monkeypatch):
+    import scenes.safe_write
+
+    shown_image(session)
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(scenes.safe_write.os, "fdopen", lambda *a: _FillingDisk(real_fdopen(*a), room=1000))
+    folder = tmp_path / "exports"
+    assert session.export_png() is None
+    name = folder / "rgb_reference_0000.png"
+    assert session.status == f"export failed: cannot write {name}: No space left on device"
+    assert list(folder.iterdir()) == []
+    monkeypatch.undo()
+    assert session.export_png() == name and name.stat().st_size > 1000

@@ -1,0 +1,225 @@
+"""Issue 6, item 7: every error path of the command line. Bad arguments print the command's usage
+and one ``error:`` line, bad input or an unusable environment one ``error:`` line; all exit 2, and
+no traceback reaches the user. In-process, so each case costs milliseconds."""
+
+import os
+import pty
+import resource
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import app.cli
+from app.cli import main
+from render.gpu import gpu_problem
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+def run_main(capsys, args):
+    """(exit code, stderr lines) of ``main(args)``, argparse's own exits included."""
+    try:
+        code = main(args)
+    except SystemExit as exit:
+        code = exit.code
+    return code, capsys.readouterr().err.strip().splitlines()
+
+
+# Rejected by argparse: usage, then "main.py <command>: error: ...".
+PARSE_ERRORS = [
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["render"], "the following arguments are required: --scene"),
+    (["render", "--scene", "rgb", "--size", "0"], "size must be between 1 and 16384, got 0"),
+    (["render", "--scene", "rgb", "--size", "x"], "size must be an integer, got 'x'"),
+    (["render", "--scene", "rgb", "--size", "20000"], "size must be between 1 and 16384, got 20000"),
+    (["render", "--scene", "rgb", "--seed", "-1"], "expected a value >= 0, got -1"),
+    (["render", "--scene", "rgb", "--frame", "x"], "expected an integer, got 'x'"),
+    (["render", "--scene", "rgb", "--renderer", "cubes"], "invalid choice: 'cubes'"),
+    (["render", "--scene", "rgb", "--backend", "opencl"], "invalid choice: 'opencl'"),
+    (["render", "--scene", "rgb", "--view", "fancy"], "invalid choice: 'fancy'"),
+    (["render", "--scene", "classic", "--azimuth", "north"], "invalid float value: 'north'"),
+    (["render", "--scene", "classic", "--roughness", "2"], "expected a value in 0..1, got 2"),
+    (["render", "--scene", "classic", "--metalness", "x"], "expected a number, got 'x'"),
+    (["render", "--scene", "rgb", "--bogus"], "unrecognized arguments: --bogus"),
+    (["check", "--size", "0"], "size must be between 1 and 16384, got 0"),
+    (["bench", "--runs", "0"], "expected a value >= 1, got 0"),
+    (["bench", "--frames", "x"], "expected an integer, got 'x'"),
+    (["bench", "--renderer", "spheres", "--counts", "0"], "expected a value >= 1, got 0"),
+    (["gui"], "the following arguments are required: --frames"),
+    (["gui", "--frames", "0"], "expected a value >= 1, got 0"),
+    (["gui", "--frames", "1", "--size", "100"], "the app renders at 256..4096, got 100"),
+    (["gui", "--frames", "1", "--window", "big"], "window size must be WxH, e.g. 1280x800, got 'big'"),
+    (["gui", "--frames", "1", "--window", "100x100"], "window size must be 200..16384 each way"),
+    (["scene"], "the following arguments are required: ACTION"),
+    (["scene", "save", "rgb"], "the following arguments are required: file"),
+]
+
+
+@pytest.mark.parametrize("args, message", PARSE_ERRORS)
+def test_argparse_errors_give_usage_and_exit_2(capsys, args, message):
+    code, lines = run_main(capsys, args)
+    assert code == 2 and lines[0].startswith("usage: main.py")
+    assert lines[-1].startswith("main.py") and "error: " in lines[-1] and message in lines[-1], lines
+
+
+def usage_errors(tmp):
+    existing = tmp / "existing.png"
+    spheres = ["render", "--renderer", "spheres", "--scene", "classic"]
+    return [
+        (["render", "--scene", "rgb", "--count", "5"], "--count applies to --renderer spheres"),
+        (["render", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
+        (["render", "--scene", "rgb", "--roughness", ".5", "--metalness", ".5"], "--metalness apply to --renderer"),
+        (["check", "--view", "shaded"], "--view applies to --renderer spheres"),
+        (["bench", "--counts", "5"], "--counts applies to --renderer spheres"),
+        (["bench", "--chart", "c.png"], "--chart applies to --renderer spheres"),
+        (["gui", "--frames", "1", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
+        (["gui", "--frames", "1", "--renderer", "circles", "--count", "3"], "--count applies to --renderer spheres"),
+        (["render", "--scene", "rgb", "--variant", "fast"], "unknown variant 'fast'; valid variants are: per-pixel"),
+        (["render", "--scene", "rgb", "--variant", "tile-scan:tile=8"], "choose one of: 16, 32"),
+        (["render", "--scene", "rgb", "--variant", "tile-scan:warp=1"], "has no option 'warp'"),
+        (["render", "--scene", "rgb", "--backend", "cpu", "--variant", "per-pixel"], "applies to the cuda backend"),
+        (["check", "--variants", "bogus"], "unknown variant 'bogus'"),
+        (["bench", "--variants", "bogus"], "unknown variant 'bogus'"),
+        (["check", "--renderer", "spheres", "--variants", "bogus"], "unknown spheres variant 'bogus'"),
+        (["bench", "--renderer", "spheres", "--variants", "per-pixel"], "unknown spheres variant 'per-pixel'"),
+        (["gui", "--frames", "1", "--variant", "fastest"], "unknown variant 'fastest'"),
+        (["render", "--scene", "nope"], "unknown scene 'nope'"),
+        (["gui", "--frames", "1", "--scene", "nonesuch"], "unknown scene 'nonesuch'"),
+        (["render", "--renderer", "spheres", "--scene", "nope"], "unknown sphere scene 'nope'"),
+        (["gui", "--frames", "1", "--renderer", "spheres", "--scene", "nope"], "unknown sphere scene 'nope'"),
+        ([*spheres, "--variant", "fast"], "unknown spheres variant 'fast'"),
+        ([*spheres, "--backend", "cpu", "--variant", "global"], "applies to the cuda backend"),
+        ([*spheres, "--azimuth", "10"], "--azimuth applies to --view shaded"),
+        (["scene", "save", "nope", "x.npz"], "unknown scene 'nope'"),
+        (["scene", "save", "rgb", "x.txt"], "x.txt: scene files end in .npz or .json"),
+        (["render", "--scene", "rgb", "--out", str(existing)], f"{existing} exists; pass --overwrite to replace it"),
+        (["render", "--scene", "rgb", "--raw", str(tmp)], f"cannot write {tmp}: it is a folder"),
+        (["render", "--scene", "rgb", "--out", str(tmp / "no" / "x.png")], "its folder does not exist"),
+        (["scene", "save", "rgb", str(tmp / "existing.json")], "existing.json exists; pass --overwrite"),
+        (["bench", "--json", str(tmp / "existing.json")], "existing.json exists; pass --overwrite"),
+        (["bench", "--renderer", "spheres", "--chart", str(existing)], "existing.png exists; pass --overwrite"),
+        (["bench", "--renderer", "spheres", "--json", str(tmp / "no" / "b.json")], "its folder does not exist"),
+        (["gui", "--frames", "1", "--screenshot", str(existing)], "existing.png exists; pass --overwrite"),
+        (["gui", "--frames", "1", "--stats", str(tmp / "existing.json")], "existing.json exists; pass --overwrite"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(usage_errors(ROOT))))
+def test_usage_errors_give_usage_one_error_line_and_exit_2(capsys, tmp_path, monkeypatch, case):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "existing.png").write_bytes(b"keep")
+    (tmp_path / "existing.json").write_bytes(b"keep")
+    args, message = usage_errors(tmp_path)[case]
+    code, lines = run_main(capsys, args)
+    assert code == 2 and lines[0].startswith("usage: main.py"), lines
+    errors = [line for line in lines if line.startswith("error:")]
+    assert len(errors) == 1 and message in errors[0] and lines[-1] == errors[0], lines
+    assert (tmp_path / "existing.png").read_bytes() == b"keep" and (tmp_path / "existing.json").read_bytes() == b"keep"
+
+
+def test_count_with_a_sphere_scene_file_is_a_usage_error(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}')
+    code, lines = run_main(capsys, ["render", "--renderer", "spheres", "--scene", str(path), "--count", "3"])
+    assert code == 2 and lines[0].startswith("usage:") and "--count applies to the built-in sphere scenes" in lines[-1]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "missing.npz: no such scene file"),
+        ('{"kind": "circles", "radius": [1]}', "bad.json: missing field 'position'"),
+        ("{not json", "bad.json: not a readable JSON file"),
+    ],
+)
+def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
+    path = tmp_path / ("missing.npz" if content is None else "bad.json")
+    if content is not None:
+        path.write_text(content)
+    out = tmp_path / "o.png"
+    code, lines = run_main(capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(out)])
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert not out.exists()
+
+
+@pytest.mark.skipif(gpu_problem() is None, reason="the no-GPU error path")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", "--scene", "rgb", "--backend", "cuda"],
+        ["check"],
+        ["bench"],
+        ["check", "--renderer", "spheres"],
+        ["bench", "--renderer", "spheres"],
+        ["gui", "--frames", "1", "--backend", "cuda"],
+    ],
+)
+def test_no_gpu_is_one_line(capsys, args):
+    code, lines = run_main(capsys, args)
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and "needs a CUDA GPU" in lines[0]
+
+
+def test_interrupt_exits_130(capsys, monkeypatch):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app.cli, "cmd_render", interrupted)
+    code, lines = run_main(capsys, ["render", "--scene", "rgb"])
+    assert code == 130 and lines == ["interrupted"]
+
+
+def test_overwrite_replaces_and_a_terminal_is_asked(tmp_path):
+    out = tmp_path / "rgb.png"
+    out.write_bytes(b"old")
+    command = [sys.executable, str(ROOT / "main.py"), "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
+    command += ["--out", str(out)]
+    for answer, code in ((b"n\n", 2), (b"y\n", 0)):
+        leader, follower = pty.openpty()
+        process = subprocess.Popen(command, stdin=follower, stderr=follower, stdout=subprocess.PIPE)
+        os.close(follower)
+        os.write(leader, answer)
+        assert process.wait(60) == code
+        prompt = os.read(leader, 4096).decode()
+        os.close(leader)
+        assert f"{out} exists. Replace it? [y/N]" in prompt
+        assert (out.read_bytes() == b"old") == (answer == b"n\n")
+    out.write_bytes(b"old")
+    assert subprocess.run([*command, "--overwrite"], capture_output=True).returncode == 0
+    assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def _limit_file_size():
+    # A file-size limit makes write() fail part-way with EFBIG, as a full disk fails with ENOSPC.
+    resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        (["render", "--scene", "rand10k", "--size", "256", "--backend", "cpu", "--out"], "r.png"),
+        (["render", "--scene", "rand10k", "--size", "64", "--backend", "cpu", "--raw"], "r.npy"),
+        (["scene", "save", "rand10k"], "s.npz"),
+    ],
+)
+def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path, args, name):
+    target = tmp_path / name
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args, str(target)],
+        capture_output=True,
+        text=True,
+        preexec_fn=_limit_file_size,
+    )
+    assert result.returncode == 2, result.stderr
+    reason = "the disk took only part of the data (" if name.endswith(".npy") else "File too large"
+    assert result.stderr.strip().splitlines()[-1].startswith(f"error: cannot write {target}: {reason}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_outputs_are_complete_files(tmp_path):
+    raw = tmp_path / "r.npy"
+    assert main(["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--raw", str(raw)]) == 0
+    assert np.load(raw).shape == (8, 8, 4) and [p.name for p in tmp_path.iterdir()] == ["r.npy"]
