@@ -21,7 +21,7 @@ import numpy as np
 from app.settings import MAX_SIZE, MIN_SIZE, Settings
 from render.base import CircleRenderer, RendererUnavailable, render_frame
 from render.compare import compare_images
-from render.gpu import gpu_failures, gpu_problem, is_out_of_memory
+from render.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
 from render.image_io import ExportError, write_png
 from render.reference import ReferenceRenderer, estimated_seconds
 from render.sphere_shading import VIEWS, ShadeSettings
@@ -342,7 +342,10 @@ class Session:
                 return False
             self.status = f"{scene.name} at {size}x{size} does not fit in GPU memory ({error})"
             return False
+        resized = self.renderer is not None and size != self.settings.size
         self.renderer, self.scene, self.frame = renderer, scene, frame
+        if resized and self.backend == "cuda":
+            release_cached_gpu_memory()
         self._generation += 1
         self.history.clear()
         self.last_check = None

@@ -7,6 +7,7 @@ and time step from us instead of from GLFW).
 
 from __future__ import annotations
 
+import collections
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from render.gpu import gpu_failures
 from render.image_io import ExportError, write_png_rgb8
 
 BACKGROUND = (0.11, 0.11, 0.13)
+FRAME_LOG_FRAMES = 1000
 
 
 class App:
@@ -34,7 +36,8 @@ class App:
         self._screenshot_to: Path | None = None
         self._screenshot_requested = False
         self.last_screenshot: Path | None = None
-        self.frame_log: list[dict[str, float]] = []  # per shown frame: wall ms, stage and copy ms
+        # Per shown frame: wall ms, stage and copy ms; bounded, so a long session does not grow.
+        self.frame_log: collections.deque[dict[str, float]] = collections.deque(maxlen=FRAME_LOG_FRAMES)
         self._last_present = self._last_ui = time.perf_counter()
         imgui.create_context()
         implot.create_context()
@@ -138,10 +141,11 @@ class App:
         return True
 
     def stats(self) -> dict:
-        """Medians over the second half of the shown frames (the first half is warm-up), in ms."""
+        """Medians over the second half of the last FRAME_LOG_FRAMES shown frames (the first half is
+        warm-up), in ms."""
         import numpy as np
 
-        recent = self.frame_log[len(self.frame_log) // 2 :]
+        recent = list(self.frame_log)[len(self.frame_log) // 2 :]
         keys = sorted({key for frame in recent for key in frame})
         medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
         wall = medians.pop("wall", float("nan"))

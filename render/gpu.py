@@ -42,3 +42,11 @@ def is_out_of_memory(error: Exception) -> bool:
     """Whether a CUDA error says the GPU ran out of memory (which the app survives on the GPU)."""
     text = str(error)
     return "OUT_OF_MEMORY" in text or "cudaErrorMemoryAllocation" in text
+
+
+def release_cached_gpu_memory() -> None:
+    """Hand the blocks CuPy's pool keeps for reuse back to the driver: after a change of size they
+    no longer fit what is allocated next, and a session of many sizes would pile them up."""
+    import cupy
+
+    cupy.get_default_memory_pool().free_all_blocks()

@@ -32,6 +32,9 @@ def check_resize_report(report: dict, resizes: int) -> None:
     # The same scene at the same size again: the Python heap is back where it was.
     assert abs(last["python_heap"] - first["python_heap"]) < 2, report["memory"]
     if "device_used" in first:
-        assert last["pool_used"] == first["pool_used"], report["memory"]
-        peak = max(sample["device_used"] for sample in report["memory"][:-1])
-        assert last["device_used"] <= peak, report["memory"]
+        # CuPy's cached blocks are handed back after each change of size: its pool ends where it began.
+        assert (last["pool_used"], last["pool_held"]) == (first["pool_used"], first["pool_held"]), report["memory"]
+        # The GL driver keeps a high-water mark of its pbuffers and textures (800 resizes level off at
+        # +71 MiB, docs/reliability.md); one leaked 1800x1200 buffer per resize would be +1.6 GiB here.
+        driver = [sample["device_used"] - sample["pool_held"] for sample in report["memory"]]
+        assert driver[-1] - driver[0] <= 128, report["memory"]
