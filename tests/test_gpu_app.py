@@ -142,3 +142,19 @@ def test_real_window_uses_interop(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(stats.read_text())["display_path"] == "interop"
+
+
+@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with Mesa's GLX (XVFB=1 setup.sh)")
+def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_path):
+    # A window whose OpenGL is Mesa's llvmpipe: CUDA cannot register its buffers (a real failure).
+    stats = tmp_path / "stats.json"
+    command = [sys.executable, str(ROOT / "main.py"), "gui", "--scene", "pattern", "--size", "512"]
+    command += ["--frames", "20", "--stats", str(stats)]
+    env = {**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path), "__GLX_VENDOR_LIBRARY_NAME": "mesa"}
+    env["LIBGL_DRIVERS_PATH"] = "/tmp/x/usr/lib/x86_64-linux-gnu/dri"
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(stats.read_text())
+    assert report["display_path"] == "host copy" and report["variant"].startswith("auto")
+    notes = [line for line in result.stderr.splitlines() if "CUDA-GL interop unavailable" in line]
+    assert len(notes) == 1 and "cudaGraphicsGLRegisterBuffer failed" in notes[0], result.stderr
