@@ -144,10 +144,11 @@ class _Strategy:
     def bin(self, scene: DeviceScene, width: int, height: int) -> None:
         pass
 
-    def blend(self, scene: DeviceScene, image, width: int, height: int) -> None:
+    def blend(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> None:
+        """Blend every circle; ``clear`` is ``clear_arguments``' tuple (the clear folded in or not)."""
         raise NotImplementedError
 
-    def _scene_args(self, scene: DeviceScene, image, width: int, height: int) -> tuple:
+    def _scene_args(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> tuple:
         return (
             scene.position,
             scene.radius,
@@ -157,6 +158,7 @@ class _Strategy:
             np.int32(height),
             np.int32(scene.count),
             np.int32(scene.snowflake),
+            *clear,
         )
 
 
@@ -164,9 +166,9 @@ class _PerPixel(_Strategy):
     def _module(self, scene, width, height):
         return load_module("render_per_pixel.cu")
 
-    def blend(self, scene, image, width, height):
+    def blend(self, scene, image, width, height, clear):
         kernel = self.module.get_function("render_per_pixel")
-        kernel(_grid_2d(width, height, _BLOCK_2D), _BLOCK_2D, self._scene_args(scene, image, width, height))
+        kernel(_grid_2d(width, height, _BLOCK_2D), _BLOCK_2D, self._scene_args(scene, image, width, height, clear))
 
 
 _SCAN_CODES = {"hillis-steele": 0, "blelloch": 1, "warp": 2}
@@ -181,10 +183,10 @@ class _TileScan(_Strategy):
             EXACT_TILE_TEST=int(self.choice.option("test") == "exact"),
         )
 
-    def blend(self, scene, image, width, height):
+    def blend(self, scene, image, width, height, clear):
         tile = int(self.choice.option("tile"))
         self.module.get_function("render_tile_scan")(
-            _grid_2d(width, height, (tile, tile)), (tile, tile), self._scene_args(scene, image, width, height)
+            _grid_2d(width, height, (tile, tile)), (tile, tile), self._scene_args(scene, image, width, height, clear)
         )
 
 
@@ -231,11 +233,10 @@ class _TileSort(_Strategy):
         if problem:
             raise RendererUnavailable(problem)
 
-    def blend(self, scene, image, width, height):
+    def blend(self, scene, image, width, height, clear):
         tile = int(self.choice.option("tile"))
-        self.module.get_function("render_tile_sort")(
-            self.grid, (tile, tile), (*self._scene_args(scene, image, width, height), self.keys, self.tile_first)
-        )
+        arguments = (*self._scene_args(scene, image, width, height, clear), self.keys, self.tile_first)
+        self.module.get_function("render_tile_sort")(self.grid, (tile, tile), arguments)
 
 
 def usable_device_bytes() -> int:
@@ -266,14 +267,15 @@ def tile_sort_memory_problem(pairs: int, key_bytes: int, usable_bytes: int) -> s
 def choose_auto(count: int) -> VariantChoice:
     """The variant ``auto`` runs for a scene of ``count`` circles.
 
-    From the first H100 bench (docs/performance.md): a handful of circles is cheapest without
-    binning; up to tens of thousands, 32x32 tiles scanning the whole list win (rand10k, pattern);
-    beyond that the per-frame sort pays for itself (rand100k, snowsingle, rand1M, micro2M).
+    From the H100 benches (docs/performance.md): a handful of circles is cheapest without
+    binning; up to tens of thousands, 32x32 tiles scanning the whole list with the exact tile test
+    win (rand10k, pattern, biglittle); beyond that the per-frame sort pays for itself (rand100k,
+    snowsingle, rand1M, micro2M).
     """
     if count <= 16:
         return parse_variant("per-pixel")
     if count <= 20000:
-        return parse_variant("tile-scan:tile=32")
+        return parse_variant("tile-scan:tile=32,test=exact")
     return parse_variant("tile-sort:test=exact")
 
 
@@ -298,6 +300,7 @@ class CudaRenderer(CircleRenderer):
         self.resolved = choice
         self.strategy = _STRATEGIES[choice.name](choice)
         self.width, self.height = width, height
+        self._clear_due = False
         try:
             self.scene = DeviceScene(scene)
             self.image_buffer = cupy.empty((height, width, 4), cupy.float32)
@@ -315,20 +318,25 @@ class CudaRenderer(CircleRenderer):
         self.image_buffer.fill(np.nan)
 
     def clear(self) -> None:
+        """Due, not done: the next ``render`` starts every pixel from the background in its blending
+        launch. The stage is still recorded (near zero), so every frame reports the same stages."""
         self.timer.start("clear")
+        self._clear_due = True
+        self.timer.stop("clear")
+
+    def _clear_arguments(self) -> tuple:
+        """(clear, snow, red, green, blue) for the kernels: whether a clear is due, and its colors."""
         rgb = self.scene.background or (0.0, 0.0, 0.0)
+        return (np.int32(self._clear_due), np.int32(self.scene.background is None), *(np.float32(c) for c in rgb))
+
+    def _clear_now(self) -> None:
+        """A clear that no render took over (``image()`` right after ``clear()``)."""
         self._clear_module.get_function("clear_image")(
             _grid_2d(self.width, self.height, _BLOCK_2D),
             _BLOCK_2D,
-            (
-                self.image_buffer,
-                np.int32(self.width),
-                np.int32(self.height),
-                np.int32(self.scene.background is None),
-                *(np.float32(c) for c in rgb),
-            ),
+            (self.image_buffer, np.int32(self.width), np.int32(self.height), *self._clear_arguments()[1:]),
         )
-        self.timer.stop("clear")
+        self._clear_due = False
 
     def advance(self) -> None:
         self.timer.start("advance")
@@ -343,12 +351,15 @@ class CudaRenderer(CircleRenderer):
             self.strategy.bin(self.scene, self.width, self.height)
             self.timer.stop("binning")
             self.timer.start("blending")
-            self.strategy.blend(self.scene, self.image_buffer, self.width, self.height)
+            self.strategy.blend(self.scene, self.image_buffer, self.width, self.height, self._clear_arguments())
+            self._clear_due = False
             self.timer.stop("blending")
         except cupy.cuda.memory.OutOfMemoryError as error:
             raise RendererUnavailable(f"{self.name}: out of GPU memory while rendering ({error})") from None
 
     def image(self) -> np.ndarray:
+        if self._clear_due:
+            self._clear_now()
         return self.image_buffer.get()
 
     def stage_times_ms(self) -> dict[str, float]:

@@ -96,6 +96,24 @@ __device__ __forceinline__ bool circle_touches_box(const Circle& c, const Box& b
 #endif
 }
 
+// The cleared pixel in row y: (red, green, blue, 1), or with snow != 0 the course's gray ramp.
+__device__ __forceinline__ float4 background_pixel(int y, int height, int snow, float red,
+                                                   float green, float blue) {
+    if (snow) {
+        const float shade = .4f + (.45f * static_cast<float>(height - y)) / static_cast<float>(height);
+        return make_float4(shade, shade, shade, 1.f);
+    }
+    return make_float4(red, green, blue, 1.f);
+}
+
+// Where a pixel's blending starts: with clear != 0 the blending launch does the frame's clear
+// itself (one launch and one pass over the image fewer), else from the image as it is.
+__device__ __forceinline__ float4 start_pixel(const float4* image, int x, int y, int width,
+                                              int height, int clear, int snow, float red,
+                                              float green, float blue) {
+    return clear ? background_pixel(y, height, snow, red, green, blue) : image[y * width + x];
+}
+
 __constant__ float kSnowRamp[6][3] = {
     {1.f, 1.f, 1.f}, {1.f, 1.f, 1.f}, {.8f, .9f, 1.f}, {.8f, .9f, 1.f}, {.8f, .8f, 1.f}, {.8f, .8f, 1.f}};
 

@@ -7,13 +7,7 @@ extern "C" __global__ void clear_image(float4* image, int width, int height, int
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height) return;
-    if (snow) {
-        const float h = static_cast<float>(height);
-        const float shade = .4f + (.45f * static_cast<float>(height - y)) / h;
-        image[y * width + x] = make_float4(shade, shade, shade, 1.f);
-    } else {
-        image[y * width + x] = make_float4(red, green, blue, 1.f);
-    }
+    image[y * width + x] = background_pixel(y, height, snow, red, green, blue);
 }
 
 // One thread per circle walks its pixel box and adds the covered pixels to *pairs.

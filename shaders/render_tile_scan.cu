@@ -10,13 +10,15 @@
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     render_tile_scan(const float* position, const float* radius, const float* color,
-                     float4* image, int width, int height, int count, int snowflake) {
+                     float4* image, int width, int height, int count, int snowflake, int clear,
+                     int snow, float red, float green, float blue) {
     __shared__ Circle hits[BLOCK];
     __shared__ int scratch[2 * BLOCK + 1];
     const TilePixel p = tile_pixel<TILE>(width, height);
     const int t = p.thread;
     const Box box = tile_box(blockIdx.x, blockIdx.y, TILE, width, height);
-    float4 pixel = p.inside ? image[p.y * width + p.x] : make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 pixel = p.inside ? start_pixel(image, p.x, p.y, width, height, clear, snow, red, green, blue)
+                            : make_float4(0.f, 0.f, 0.f, 0.f);
     for (int first = 0; first < count; first += BLOCK) {
         const int i = first + t;
         Circle c;

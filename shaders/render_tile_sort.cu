@@ -61,15 +61,17 @@ extern "C" __global__ void emit_tile_keys(const float* position, const float* ra
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     render_tile_sort(const float* position, const float* radius, const float* color,
-                     float4* image, int width, int height, int count, int snowflake,
-                     const KEY_T* keys, const long long* tile_first) {
+                     float4* image, int width, int height, int count, int snowflake, int clear,
+                     int snow, float red, float green, float blue, const KEY_T* keys,
+                     const long long* tile_first) {
     __shared__ Circle staged[BLOCK];
     const TilePixel p = tile_pixel<TILE>(width, height);
     const int t = p.thread;
     const int tile = blockIdx.y * gridDim.x + blockIdx.x;
     const long long begin = tile_first[tile], end = tile_first[tile + 1];
     const KEY_T tile_base = static_cast<KEY_T>(tile) * static_cast<KEY_T>(count);
-    float4 pixel = p.inside ? image[p.y * width + p.x] : make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 pixel = p.inside ? start_pixel(image, p.x, p.y, width, height, clear, snow, red, green, blue)
+                            : make_float4(0.f, 0.f, 0.f, 0.f);
     for (long long first = begin; first < end; first += BLOCK) {
         const int n = static_cast<int>(min(static_cast<long long>(BLOCK), end - first));
         if (t < n) {

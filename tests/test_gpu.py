@@ -95,9 +95,21 @@ def test_stage_times_are_recorded():
     assert all(t >= 0 for t in times.values()) and times["binning"] > 0
 
 
+def test_a_clear_no_render_took_over_still_happens():
+    from render.reference import clear_image
+
+    for name in ("rgb", "snowsingle"):
+        renderer = CudaRenderer("tile-scan")
+        renderer.load(build_scene(name), 65, 65)
+        renderer.poison()
+        renderer.clear()
+        assert np.array_equal(renderer.image(), clear_image(build_scene(name), 65, 65)), name
+
+
 def test_auto_choices():
     assert choose_auto(3).name == "per-pixel"
-    assert choose_auto(10000).name == "tile-scan" and choose_auto(2000000).name == "tile-sort"
+    assert choose_auto(10000).label() == "tile-scan:scan=warp,test=exact,tile=32"
+    assert choose_auto(2000000).name == "tile-sort"
 
 
 def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):
