@@ -219,12 +219,15 @@ class _TileSort(_Strategy):
         ends = cupy.cumsum(counts, dtype=cupy.int64)
         pairs = int(ends[-1]) if scene.count else 0
         self._check_memory(pairs, np.dtype(key_dtype).itemsize)
-        first_key = (ends - counts).astype(cupy.int32)
         keys = cupy.empty(pairs, key_dtype)
-        self.module.get_function("emit_tile_keys")(_grid_1d(scene.count), (_THREADS_1D,), (*geometry, first_key, keys))
+        self.module.get_function("emit_tile_keys")(_grid_1d(scene.count), (_THREADS_1D,), (*geometry, ends, keys))
         self.keys = cupy.sort(keys)  # CuPy sorts integer keys with Thrust, which runs CUB's radix sort
-        bounds = cupy.arange(tiles + 1, dtype=key_dtype) * key_dtype(scene.count)
-        self.tile_first = cupy.searchsorted(self.keys, bounds).astype(cupy.int64)
+        self.tile_first = cupy.empty(tiles + 1, cupy.int64)
+        self.module.get_function("tile_ranges")(
+            _grid_1d(tiles + 1),
+            (_THREADS_1D,),
+            (self.keys, np.int64(pairs), np.int32(scene.count), np.int32(tiles), self.tile_first),
+        )
         self.pairs = pairs
 
     @staticmethod

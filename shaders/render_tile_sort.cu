@@ -1,7 +1,7 @@
 // Global binning: each circle counts the TILE x TILE tiles its pixel box touches (count_tiles),
 // the host scans the counts into offsets, each circle writes one key per tile (emit_tile_keys),
 // key = tile * count + circle, so one sort of the keys groups circles by tile and keeps each
-// tile's circles in index order. Per-tile ranges come from a search of the sorted keys, and
+// tile's circles in index order. tile_ranges finds where each tile's keys start, and
 // render_tile_sort blends each tile's range, staging chunks of circles in shared memory.
 // Build with -DTILE=16|32, -DEXACT_TILE_TEST=0|1, -DKEY_T=unsigned int|unsigned long long.
 #include "circle_common.cuh"
@@ -48,15 +48,35 @@ extern "C" __global__ void count_tiles(const float* position, const float* radiu
     tiles_per_circle[i] = n;
 }
 
+// ends: the inclusive scan of count_tiles' counts. Circle i's keys fill [ends[i] - n, ends[i]),
+// written from the end down (their order does not matter: the sort orders them).
 extern "C" __global__ void emit_tile_keys(const float* position, const float* radius, int count,
-                                          int width, int height, const int* first_key,
+                                          int width, int height, const long long* ends,
                                           KEY_T* keys) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) return;
-    KEY_T* out = keys + first_key[i];
+    KEY_T* out = keys + ends[i];
     for_each_tile(position, radius, i, width, height, [&](int tile) {
-        *out++ = static_cast<KEY_T>(tile) * static_cast<KEY_T>(count) + static_cast<KEY_T>(i);
+        *--out = static_cast<KEY_T>(tile) * static_cast<KEY_T>(count) + static_cast<KEY_T>(i);
     });
+}
+
+// tile_first[t] = the index of the first sorted key >= t * count, for t in [0, tiles]: where
+// tile t's keys start (tile_first[tiles] = pairs). One thread per tile, a binary search each.
+extern "C" __global__ void tile_ranges(const KEY_T* keys, long long pairs, int count, int tiles,
+                                       long long* tile_first) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t > tiles) return;
+    const KEY_T bound = static_cast<KEY_T>(t) * static_cast<KEY_T>(count);
+    long long lo = 0, hi = pairs;
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        if (keys[mid] < bound)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    tile_first[t] = lo;
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
