@@ -178,14 +178,19 @@ def soak(frames: int, switch_every: int) -> dict:
     return report
 
 
+def running_on_the_gpu(frames: int) -> tuple[App, str]:
+    """The app on rand10k at 512 after ``frames`` frames on the GPU, and its display path then."""
+    app = make_app("cuda", "rand10k", 512)
+    for _ in range(frames):
+        app.frame()
+    return app, app.display.path
+
+
 def gpu_loss() -> dict:
     """A kernel executes ``trap``: the context is unusable from then on, as when a GPU is lost."""
     import cupy
 
-    app = make_app("cuda", "rand10k", 512)
-    for _ in range(10):
-        app.frame()
-    path_before = app.display.path
+    app, path_before = running_on_the_gpu(10)
     fault = cupy.RawKernel('extern "C" __global__ void fault() { asm("trap;"); }', "fault")
     fault((1,), (1,), ())
     started = time.monotonic()
@@ -210,10 +215,7 @@ def interop_lost() -> dict:
     from app.display import InteropUnavailable
     from render.image_io import quantize_rgb8
 
-    app = make_app("cuda", "rand10k", 512)
-    for _ in range(3):
-        app.frame()
-    path_before = app.display.path
+    app, path_before = running_on_the_gpu(3)
 
     def failing_write(image):
         raise InteropUnavailable("cudaGraphicsMapResources failed: injected (999)")
