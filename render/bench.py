@@ -8,6 +8,7 @@ a wall clock; a run's figure is the mean per-frame total; the best (minimum) of 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -40,7 +41,7 @@ class BenchRow:
     stage_ms: dict[str, float]  # median CUDA-event time per stage over all timed frames
     floor_ms: float  # covered pairs x FLOPS_PER_PAIR at the GPU's FP32 peak
     covered_pairs: int
-    pool_mib: float  # CuPy memory pool size after the runs: an upper bound of the peak
+    pool_mib: float  # largest CuPy pool size at the end of a run started from an empty pool
     note: str = ""
 
     @property
@@ -83,11 +84,16 @@ def bench_one(scene: CircleScene, variant: str, size: int, frames: int, runs: in
     import cupy
 
     pool = cupy.get_default_memory_pool()
-    pool.free_all_blocks()
-    best, stage_samples, renderer = None, {stage: [] for stage in STAGES}, None
+    best, stage_samples, renderer, peak = None, {stage: [] for stage in STAGES}, None, 0
     try:
         for _ in range(runs):
+            # Each run starts from an empty pool (the last run's renderer released), so the pool's
+            # size at its end bounds that run's peak alone.
+            renderer = None
+            gc.collect()
+            pool.free_all_blocks()
             renderer, totals, stages = time_run(scene, variant, size, frames)
+            peak = max(peak, pool.total_bytes())
             mean = sum(totals) / len(totals)
             best = mean if best is None else min(best, mean)
             for frame_stages in stages:
@@ -104,7 +110,7 @@ def bench_one(scene: CircleScene, variant: str, size: int, frames: int, runs: in
         stage_ms={s: statistics.median(v) for s, v in stage_samples.items() if v},
         floor_ms=pairs * FLOPS_PER_PAIR / fp32_peak_flops() * 1e3,
         covered_pairs=pairs,
-        pool_mib=pool.total_bytes() / 2**20,
+        pool_mib=peak / 2**20,
     )
 
 

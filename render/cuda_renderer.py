@@ -242,6 +242,168 @@ class _TileSort(_Strategy):
         self.module.get_function("render_tile_sort")(self.grid, (tile, tile), arguments)
 
 
+class _TileWarp(_Strategy):
+    """Several pixels per thread, warps that skip circles missing their region, and (bins on)
+    candidate lists per coarse bin built without a sort or a host read (``render_tile_warp.cu``).
+
+    The lists live in a buffer of ``capacity`` entries sized at load. A frame with more entries
+    than that still renders exactly (the kernel falls back to every circle); a later frame's
+    binning grows the buffer, from the count the kernel writes straight into pinned host memory
+    (no copy, no wait). Kernels and their arguments are looked up once, and the binning runs as
+    one CUDA graph: each CuPy launch costs about 13 us of host time on the H100 machine.
+    """
+
+    MAX_BINS = 256
+    CHUNK = 1024
+    BLOCKS_WANTED = 256  # about two 1024-thread binning blocks per SM of an H100; scan_bin_counts' limit
+
+    def _module(self, scene, width, height):
+        import cupy
+
+        self.tile = int(self.choice.option("tile"))
+        self.pixels = 4 if self.tile == 32 else 8
+        self.grid = _grid_2d(width, height, (self.tile, self.tile))
+        self.use_bins = self.choice.option("bins") == "on" and scene.count > 0
+        self.tiles_per_bin = 1
+        while -(-self.grid[0] // self.tiles_per_bin) * -(-self.grid[1] // self.tiles_per_bin) > self.MAX_BINS:
+            self.tiles_per_bin *= 2
+        self.bins_x = -(-self.grid[0] // self.tiles_per_bin)
+        self.bins = self.bins_x * -(-self.grid[1] // self.tiles_per_bin)
+        chunks = -(-scene.count // self.CHUNK)
+        chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
+        self.bin_blocks = max(1, -(-chunks // chunks_per_block))
+        self.counts = cupy.empty(self.bins * self.bin_blocks, cupy.int32)
+        self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
+        self.bin_total = cupy.empty(self.bins, cupy.int64)
+        self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
+        self.lists = cupy.empty(1, cupy.int32)
+        self.capacity = 0
+        self._binning = None  # the CUDA graph of the binning launches, captured on first use
+        self._entries_seen = cupy.cuda.alloc_pinned_memory(8)
+        np.frombuffer(self._entries_seen, np.int64, 1)[0] = 0
+        # Unified addressing maps pinned host memory into the device's address space.
+        mapped = cupy.cuda.runtime.pointerGetAttributes(self._entries_seen.ptr).devicePointer
+        self._entries_seen_on_device = np.uint64(mapped)
+        self._geometry = (
+            scene.position,
+            scene.radius,
+            np.int32(scene.count),
+            np.int32(width),
+            np.int32(height),
+            np.int32(self.tile * self.tiles_per_bin),
+            np.int32(self.bins_x),
+            np.int32(self.bins),
+            np.int32(chunks_per_block),
+        )
+        self._blend_tail = (
+            np.int32(self.use_bins),
+            np.int32(self.tiles_per_bin),
+            np.int32(self.bins_x),
+            np.int32(self.bins),
+        )
+        return load_module(
+            "render_tile_warp.cu",
+            TILE=self.tile,
+            PIXELS=self.pixels,
+            SNOWFLAKE=scene.snowflake,
+            FUSED=int(fused_blend_is_exact(scene.color)),
+        )
+
+    def prepare(self, scene, width, height):
+        super().prepare(scene, width, height)
+        self._kernels = {
+            name: self.module.get_function(name)
+            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries", "render_tile_warp")
+        }
+        if self.use_bins:
+            self._count_entries()
+            self._grow(int(self.bin_total.sum()))
+
+    def _count_entries(self) -> None:
+        self._kernels["count_bin_entries"]((self.bin_blocks,), (self.CHUNK,), (*self._geometry, self.counts))
+        self._kernels["scan_bin_counts"](
+            (self.bins,), (self.BLOCKS_WANTED,), (self.counts, np.int32(self.bin_blocks), self.within, self.bin_total)
+        )
+
+    def _grow(self, entries: int) -> None:
+        """Room for ``entries`` and a quarter more (circles move); kept as is if memory is short."""
+        import cupy
+
+        if entries <= self.capacity:
+            return
+        try:
+            self.lists = cupy.empty(entries + entries // 4 + 1024, cupy.int32)
+            self.capacity = self.lists.size
+        except cupy.cuda.memory.OutOfMemoryError:
+            pass  # the kernel keeps rendering from every circle
+
+    def _entries_last_seen(self) -> int:
+        """The entry count of the latest binning that has finished writing it."""
+        return int(np.frombuffer(self._entries_seen, np.int64, 1)[0])
+
+    def _launch_binning(self) -> None:
+        self._count_entries()
+        self._kernels["emit_bin_entries"](
+            (self.bin_blocks,),
+            (self.CHUNK,),
+            (
+                *self._geometry,
+                self.within,
+                self.bin_total,
+                self.bin_start,
+                self._entries_seen_on_device,
+                np.int64(self.capacity),
+                self.lists,
+            ),
+        )
+
+    def _capture_binning(self) -> None:
+        """Record the three binning launches as one CUDA graph: one host call per frame instead
+        of three (the GPU otherwise idles while the host launches the short scan)."""
+        import cupy
+
+        stream = cupy.cuda.Stream(non_blocking=True)
+        with stream:
+            stream.begin_capture()
+            self._launch_binning()
+            self._binning = stream.end_capture()
+        self._binning_capacity = self.capacity
+
+    def bin(self, scene, width, height):
+        if not self.use_bins:
+            return
+        self._grow(self._entries_last_seen())
+        if self._binning is None or self._binning_capacity != self.capacity:
+            self._capture_binning()  # the lists were reallocated: new arguments
+        self._binning.launch()
+
+    def blend(self, scene, image, width, height, clear):
+        arguments = (
+            scene.position,
+            scene.radius,
+            scene.color,
+            image,
+            np.int32(width),
+            np.int32(height),
+            np.int32(scene.count),
+            *clear,
+            self.lists,
+            self.bin_start,
+            np.int64(self.capacity),
+            *self._blend_tail,
+        )
+        threads = self.tile * self.tile // self.pixels
+        self._kernels["render_tile_warp"](self.grid, (threads,), arguments)
+
+
+def fused_blend_is_exact(color) -> bool:
+    """Whether every flat color (float32 (N*3,), NumPy or CuPy) blends exactly through the fused
+    multiply-add of ``over_half_fused`` in ``circle_common.cuh``: each channel times 1/2 is 0 or at
+    least 2^-100 in magnitude (see there for why)."""
+    premultiplied = abs(color * np.float32(0.5))
+    return bool(((premultiplied == 0) | (premultiplied >= np.float32(2.0**-100))).all())
+
+
 def usable_device_bytes() -> int:
     """Bytes CuPy can still hand out: free device memory plus the pool's cache, capped by its limit."""
     import cupy
@@ -270,19 +432,19 @@ def tile_sort_memory_problem(pairs: int, key_bytes: int, usable_bytes: int) -> s
 def choose_auto(count: int) -> VariantChoice:
     """The variant ``auto`` runs for a scene of ``count`` circles.
 
-    From the H100 benches (docs/performance.md): a handful of circles is cheapest without
-    binning; up to tens of thousands, 32x32 tiles scanning the whole list with the exact tile test
-    win (rand10k, pattern, biglittle); beyond that the per-frame sort pays for itself (rand100k,
-    snowsingle, rand1M, micro2M).
+    From the H100 benches (docs/performance.md, "Issue 5"): a handful of circles is cheapest
+    without binning; up to tens of thousands, tile-warp streaming every circle (biglittle,
+    rand10k, pattern); beyond that, tile-warp with its coarse bin lists (rand100k, snowsingle,
+    rand1M, micro2M), whose binning costs three launches.
     """
     if count <= 16:
         return parse_variant("per-pixel")
     if count <= 20000:
-        return parse_variant("tile-scan:tile=32,test=exact")
-    return parse_variant("tile-sort:test=exact")
+        return parse_variant("tile-warp:bins=off")
+    return parse_variant("tile-warp")
 
 
-_STRATEGIES = {"per-pixel": _PerPixel, "tile-scan": _TileScan, "tile-sort": _TileSort}
+_STRATEGIES = {"per-pixel": _PerPixel, "tile-scan": _TileScan, "tile-sort": _TileSort, "tile-warp": _TileWarp}
 
 
 class CudaRenderer(CircleRenderer):

@@ -37,6 +37,12 @@ VARIANTS: dict[str, VariantSpec] = {
             "global binning: (tile, circle) keys radix-sorted, then a block per tile range",
             {"tile": ("16", "32"), "test": TILE_TEST},
         ),
+        VariantSpec(
+            "tile-warp",
+            "a block per tile, 4-8 pixels per thread, warps skip circles that miss their region; "
+            "candidates from sort-free coarse bins (bins=on) or every circle",
+            {"tile": ("32", "64"), "bins": ("on", "off")},
+        ),
         VariantSpec("auto", "picks the fastest variant for the scene from its statistics", {}),
     )
 }

@@ -54,7 +54,8 @@ __device__ __forceinline__ int scan_blelloch(int flag, int t, int* scratch, int&
 }
 
 // A ballot gives each warp its flags as a bit mask; popcounts give the in-warp prefix, and the
-// first warp scans the per-warp counts with shuffles. Two barriers in all.
+// first warp scans the per-warp counts with shuffles. Two barriers in all; it uses only the
+// first 65 ints of scratch.
 template <int BLOCK>
 __device__ __forceinline__ int scan_warp_ballot(int flag, int t, int* scratch, int& total) {
     constexpr int kWarps = BLOCK / 32;
@@ -85,4 +86,34 @@ __device__ __forceinline__ int block_exclusive_scan(int flag, int t, int* scratc
     if (ALGORITHM == SCAN_HILLIS_STEELE) return scan_hillis_steele<BLOCK>(flag, t, scratch, total);
     if (ALGORITHM == SCAN_BLELLOCH) return scan_blelloch<BLOCK>(flag, t, scratch, total);
     return scan_warp_ballot<BLOCK>(flag, t, scratch, total);
+}
+
+// Block-wide exclusive sum of one value per thread (any values, not just flags): shuffles within
+// each warp, then the first warp scans the warp totals. `warp_sums` is shared memory of at least
+// 33 values; every thread must call; the caller must __syncthreads() before reusing warp_sums.
+template <int BLOCK, typename T>
+__device__ __forceinline__ T block_exclusive_sum(T value, int t, T* warp_sums, T& total) {
+    constexpr int kWarps = BLOCK / 32;
+    const int lane = t & 31;
+    const int warp = t >> 5;
+    T inclusive = value;
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const T left = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset) inclusive += left;
+    }
+    if (lane == 31) warp_sums[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        const T sum = lane < kWarps ? warp_sums[lane] : T(0);
+        T before = sum;
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const T left = __shfl_up_sync(0xffffffffu, before, offset);
+            if (lane >= offset) before += left;
+        }
+        if (lane < kWarps) warp_sums[lane] = before - sum;
+        if (lane == 31) warp_sums[32] = before;
+    }
+    __syncthreads();
+    total = warp_sums[32];
+    return warp_sums[warp] + inclusive - value;
 }

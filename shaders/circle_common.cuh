@@ -58,16 +58,22 @@ __device__ __forceinline__ TilePixel tile_pixel(int width, int height) {
     return p;
 }
 
-// The box of tile (tx, ty) of `tile` pixels, from its pixel edges (it holds every pixel center).
-__device__ __forceinline__ Box tile_box(int tx, int ty, int tile, int width, int height) {
+// The box of the pixels [x0, x0 + w) x [y0, y0 + h), cut at the image's edge, from its pixel
+// edges (it holds every pixel center in it).
+__device__ __forceinline__ Box pixel_box(int x0, int y0, int w, int h, int width, int height) {
     const float inv_w = 1.f / static_cast<float>(width);
     const float inv_h = 1.f / static_cast<float>(height);
     Box b;
-    b.left = static_cast<float>(tx * tile) * inv_w;
-    b.right = static_cast<float>(min((tx + 1) * tile, width)) * inv_w;
-    b.bottom = static_cast<float>(ty * tile) * inv_h;
-    b.top = static_cast<float>(min((ty + 1) * tile, height)) * inv_h;
+    b.left = static_cast<float>(x0) * inv_w;
+    b.right = static_cast<float>(min(x0 + w, width)) * inv_w;
+    b.bottom = static_cast<float>(y0) * inv_h;
+    b.top = static_cast<float>(min(y0 + h, height)) * inv_h;
     return b;
+}
+
+// The box of tile (tx, ty) of `tile` pixels.
+__device__ __forceinline__ Box tile_box(int tx, int ty, int tile, int width, int height) {
+    return pixel_box(tx * tile, ty * tile, tile, tile, width, height);
 }
 
 // May accept circles near a box corner that miss it; never rejects one that covers a pixel in it.
@@ -78,10 +84,14 @@ __device__ __forceinline__ bool circle_in_box_conservative(const Circle& c, cons
 
 // Distance from the center to the closest point of the box. The tolerance keeps it conservative
 // where rounding of the squared distance could otherwise drop a pixel on the circle's boundary.
+__device__ __forceinline__ bool disc_in_box_exact(float x, float y, float r, const Box& b) {
+    const float dx = fminf(fmaxf(x, b.left), b.right) - x;
+    const float dy = fminf(fmaxf(y, b.bottom), b.top) - y;
+    return dx * dx + dy * dy <= r * r * 1.0001f;
+}
+
 __device__ __forceinline__ bool circle_in_box_exact(const Circle& c, const Box& b) {
-    const float dx = fminf(fmaxf(c.x, b.left), b.right) - c.x;
-    const float dy = fminf(fmaxf(c.y, b.bottom), b.top) - c.y;
-    return dx * dx + dy * dy <= c.r * c.r * 1.0001f;
+    return disc_in_box_exact(c.x, c.y, c.r, b);
 }
 
 #ifndef EXACT_TILE_TEST
@@ -117,6 +127,67 @@ __device__ __forceinline__ float4 start_pixel(const float4* image, int x, int y,
 __constant__ float kSnowRamp[6][3] = {
     {1.f, 1.f, 1.f}, {1.f, 1.f, 1.f}, {.8f, .9f, 1.f}, {.8f, .9f, 1.f}, {.8f, .8f, 1.f}, {.8f, .8f, 1.f}};
 
+// The snowflake's color and alpha at squared distance dist2 (<= r^2) from its center, with
+// max_alpha from snowflake_max_alpha.
+__device__ __forceinline__ void snowflake_paint(float dist2, float r, float max_alpha, float& red,
+                                                float& green, float& blue, float& alpha) {
+    const float t = sqrtf(dist2) / r;
+    const float s = t * 4.f;
+    const int base = min(static_cast<int>(s), 4);
+    const float w = s - static_cast<float>(base);
+    const float w0 = 1.f - w;
+    red = w0 * kSnowRamp[base][0] + w * kSnowRamp[base + 1][0];
+    green = w0 * kSnowRamp[base][1] + w * kSnowRamp[base + 1][1];
+    blue = w0 * kSnowRamp[base][2] + w * kSnowRamp[base + 1][2];
+    alpha = max_alpha * expf((-4.f * t) * t);
+}
+
+// A snowflake's peak alpha, from its depth z (nearer is more opaque).
+__device__ __forceinline__ float snowflake_max_alpha(float z) {
+    const float max_alpha = .6f + .4f * (1.f - z);
+    return .5f * fminf(fmaxf(max_alpha, 0.f), 1.f);
+}
+
+// "Over" with the color already multiplied by alpha: pixel = alpha * color + (1 - alpha) * pixel,
+// the reference's two products and one sum per channel.
+__device__ __forceinline__ void over_premultiplied(float4& pixel, float alpha, float keep,
+                                                   float alpha_red, float alpha_green,
+                                                   float alpha_blue) {
+    pixel.x = alpha_red + keep * pixel.x;
+    pixel.y = alpha_green + keep * pixel.y;
+    pixel.z = alpha_blue + keep * pixel.z;
+    pixel.w = alpha + pixel.w;
+}
+
+__device__ __forceinline__ void over(float4& pixel, float alpha, float red, float green, float blue) {
+    over_premultiplied(pixel, alpha, 1.f - alpha, alpha * red, alpha * green, alpha * blue);
+}
+
+// The alpha of every flat-shaded circle.
+#define FLAT_ALPHA .5f
+
+// A premultiplied flat color channel at or above this (or exactly 0) blends exactly through
+// over_half_fused; see there.
+#define FUSED_SAFE_CHANNEL 0x1p-100f
+
+__device__ __forceinline__ bool fused_safe(float alpha_channel) {
+    return alpha_channel == 0.f || fabsf(alpha_channel) >= FUSED_SAFE_CHANNEL;
+}
+
+// over_premultiplied at alpha 1/2 with one fused multiply-add per channel, bit-identical to the
+// product-then-sum when every channel passes fused_safe: (1/2) * p is exact for |p| >= 2^-125,
+// so the single rounding of the fused form is the other's second rounding. Below that, (1/2) * p
+// may round (IEEE) or flush to 0 (the -ftz build CuPy makes), changing it by less than 2^-126,
+// which cannot move a sum with a channel of 0 (the same single rounding, the same flush) or of
+// magnitude >= 2^-100 (whose half ulp is 2^-124).
+__device__ __forceinline__ void over_half_fused(float4& pixel, float alpha_red, float alpha_green,
+                                                float alpha_blue) {
+    pixel.x = __fmaf_rn(.5f, pixel.x, alpha_red);
+    pixel.y = __fmaf_rn(.5f, pixel.y, alpha_green);
+    pixel.z = __fmaf_rn(.5f, pixel.z, alpha_blue);
+    pixel.w = .5f + pixel.w;
+}
+
 // Blend circle c over the pixel whose center is (px, py), if it covers it (inclusive boundary).
 __device__ __forceinline__ void blend_circle(float4& pixel, float px, float py, const Circle& c,
                                              bool snowflake) {
@@ -124,28 +195,11 @@ __device__ __forceinline__ void blend_circle(float4& pixel, float px, float py, 
     const float dy = py - c.y;
     const float dist2 = dx * dx + dy * dy;
     if (dist2 > c.r * c.r) return;
-    float red, green, blue, alpha;
     if (snowflake) {
-        const float t = sqrtf(dist2) / c.r;
-        const float s = t * 4.f;
-        const int base = min(static_cast<int>(s), 4);
-        const float w = s - static_cast<float>(base);
-        const float w0 = 1.f - w;
-        red = w0 * kSnowRamp[base][0] + w * kSnowRamp[base + 1][0];
-        green = w0 * kSnowRamp[base][1] + w * kSnowRamp[base + 1][1];
-        blue = w0 * kSnowRamp[base][2] + w * kSnowRamp[base + 1][2];
-        float max_alpha = .6f + .4f * (1.f - c.z);
-        max_alpha = .5f * fminf(fmaxf(max_alpha, 0.f), 1.f);
-        alpha = max_alpha * expf((-4.f * t) * t);
+        float red, green, blue, alpha;
+        snowflake_paint(dist2, c.r, snowflake_max_alpha(c.z), red, green, blue, alpha);
+        over(pixel, alpha, red, green, blue);
     } else {
-        red = c.red;
-        green = c.green;
-        blue = c.blue;
-        alpha = .5f;
+        over(pixel, FLAT_ALPHA, c.red, c.green, c.blue);
     }
-    const float keep = 1.f - alpha;
-    pixel.x = alpha * red + keep * pixel.x;
-    pixel.y = alpha * green + keep * pixel.y;
-    pixel.z = alpha * blue + keep * pixel.z;
-    pixel.w = alpha + pixel.w;
 }

@@ -43,7 +43,17 @@ def test_every_variant_every_scene_256(name, variant):
 
 
 @pytest.mark.parametrize(
-    "variant", ["per-pixel", "tile-scan", "tile-scan:tile=32,scan=blelloch,test=exact", "tile-sort", "auto"]
+    "variant",
+    [
+        "per-pixel",
+        "tile-scan",
+        "tile-scan:tile=32,scan=blelloch,test=exact",
+        "tile-sort",
+        "tile-warp",
+        "tile-warp:bins=off",
+        "tile-warp:tile=64",
+        "auto",
+    ],
 )
 @pytest.mark.parametrize("name", SCORED_SCENES)
 def test_scored_scenes_1024(name, variant):
@@ -108,8 +118,8 @@ def test_a_clear_no_render_took_over_still_happens():
 
 def test_auto_choices():
     assert choose_auto(3).name == "per-pixel"
-    assert choose_auto(10000).label() == "tile-scan:scan=warp,test=exact,tile=32"
-    assert choose_auto(2000000).name == "tile-sort"
+    assert choose_auto(10000).label() == "tile-warp:bins=off,tile=32"
+    assert choose_auto(2000000).label() == "tile-warp:bins=on,tile=32"
 
 
 def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):

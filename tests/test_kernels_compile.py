@@ -29,6 +29,11 @@ def builds():
         elif choice.name == "tile-sort":
             for key in ("unsigned int", "unsigned long long"):
                 yield "render_tile_sort.cu", {"TILE": opts["tile"], "EXACT_TILE_TEST": exact, "KEY_T": f'"{key}"'}
+        elif choice.name == "tile-warp" and opts["bins"] == "on":  # bins is a launch argument
+            for snowflake, fused in ((0, 0), (0, 1), (1, 0)):
+                pixels = 4 if opts["tile"] == "32" else 8
+                defines = {"TILE": opts["tile"], "PIXELS": pixels, "SNOWFLAKE": snowflake, "FUSED": fused}
+                yield "render_tile_warp.cu", defines
 
 
 BUILDS = list(builds())

@@ -87,7 +87,7 @@ def test_seed_and_size_changes(session):
 
 def test_unknown_variant_is_rejected_with_the_valid_names(session):
     assert not session.set_variant("fastest")
-    assert "valid variants are: per-pixel, tile-scan, tile-sort, auto" in session.status
+    assert "valid variants are: per-pixel, tile-scan, tile-sort, tile-warp, auto" in session.status
     assert session.set_variant("tile-scan:tile=32")
     assert session.settings.variant == "tile-scan:scan=warp,test=box,tile=32"
     assert session.set_option("scan", "blelloch")

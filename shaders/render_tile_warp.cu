@@ -1,0 +1,321 @@
+// tile-warp: a block per TILE x TILE tile; each thread owns a column of PIXELS pixels, and each
+// warp a 16 x (2 * PIXELS) region of the tile. The block stages the circles that touch its tile
+// (in index order, by a ballot scan), then every warp tests 32 staged circles at once against its
+// own region and blends only those that touch it, PIXELS pixels per circle per thread. Shape and
+// premultiplied color are computed once per circle, not once per pixel; a circle that covers a
+// warp's whole region skips the per-pixel test, and flat colors blend with one fused
+// multiply-add per channel where that rounds exactly as the reference (over_half_fused).
+//
+// Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
+// Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
+// bin's entries per block of circles, scan_bin_counts scans them per bin, emit_bin_entries writes
+// the lists. Inside a block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32)
+// of each bin it touches in shared memory, so every bin's bits read in word order are its circles
+// in index order: the lists come out sorted by circle, as blending needs.
+//
+// Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
+// premultiplied color passes fused_safe).
+#include "block_scan.cuh"
+#include "circle_common.cuh"
+
+#define THREADS (TILE * TILE / PIXELS)
+#define REGION_W 16
+#define REGION_H (2 * PIXELS)
+#define WARPS_X (TILE / REGION_W)
+static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
+
+#define CHUNK 1024
+#define CHUNK_WORDS (CHUNK / 32)
+#define MAX_BINS 256
+
+// ---- Binning ------------------------------------------------------------------------------
+
+// Sets bit (threadIdx.x % 32) of word (threadIdx.x / 32) of every bin circle i touches, in the
+// chunk's mask (bins x CHUNK_WORDS words). Bins are bin_size-pixel squares, bins_x to a row.
+__device__ __forceinline__ void mark_bins(const float* position, const float* radius, int i,
+                                          int width, int height, int bin_size, int bins_x,
+                                          unsigned* mask) {
+    const float cx = position[3 * i], cy = position[3 * i + 1], r = radius[i];
+    int x0, x1, y0, y1;
+    pixel_span(cx, r, width, x0, x1);
+    pixel_span(cy, r, height, y0, y1);
+    if (x0 >= x1 || y0 >= y1) return;
+    const unsigned bit = 1u << (threadIdx.x & 31);
+    const int word = threadIdx.x >> 5;
+    for (int by = y0 / bin_size; by <= (y1 - 1) / bin_size; ++by)
+        for (int bx = x0 / bin_size; bx <= (x1 - 1) / bin_size; ++bx)
+            if (disc_in_box_exact(cx, cy, r,
+                                  pixel_box(bx * bin_size, by * bin_size, bin_size, bin_size, width, height)))
+                atomicOr(&mask[(by * bins_x + bx) * CHUNK_WORDS + word], bit);
+}
+
+// The first entry of this block's circles in each bin's list: bin b's list starts after every
+// entry of bins before it (an exclusive scan of bin_total) and after the entries of blocks
+// before this one (within[b * gridDim.x + block]). The first block also writes bin_start, and
+// the number of entries to *entries_seen (host memory, read by the host a frame later to grow
+// the lists).
+__device__ __forceinline__ void first_entries(int bins, const long long* within,
+                                              const long long* bin_total, long long* bin_start,
+                                              long long* entries_seen, long long* running) {
+    __shared__ long long warp_sums[33];
+    const int t = threadIdx.x;
+    long long all;
+    const long long before = block_exclusive_sum<CHUNK>(t < bins ? bin_total[t] : 0ll, t, warp_sums, all);
+    if (t < bins) running[t] = before + within[t * gridDim.x + blockIdx.x];
+    if (blockIdx.x == 0 && t < bins) bin_start[t] = before;
+    if (blockIdx.x == 0 && t == 0) bin_start[bins] = *entries_seen = all;
+}
+
+// One pass over this block's chunks_per_block chunks. Counting (kEmit false): per bin, how many
+// entries the block's circles make, into counts[bin * gridDim.x + block]. Emitting: the entries
+// themselves, circle indices in list order (positions at or past `capacity` are dropped; the
+// blend kernel then ignores the lists).
+template <bool kEmit>
+__device__ __forceinline__ void bin_pass(const float* position, const float* radius, int count,
+                                         int width, int height, int bin_size, int bins_x, int bins,
+                                         int chunks_per_block, int* counts, const long long* within,
+                                         const long long* bin_total, long long* bin_start,
+                                         long long* entries_seen, long long capacity, int* lists) {
+    __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
+    __shared__ long long running[MAX_BINS];  // counting: entries so far; emitting: next position
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    if (kEmit)
+        first_entries(bins, within, bin_total, bin_start, entries_seen, running);
+    else if (t < bins)
+        running[t] = 0;
+    for (int k = t; k < bins * CHUNK_WORDS; k += CHUNK) mask[k] = 0;
+    __syncthreads();
+    for (int c = 0; c < chunks_per_block; ++c) {
+        const int first = (blockIdx.x * chunks_per_block + c) * CHUNK;
+        if (first >= count) break;
+        if (first + t < count) mark_bins(position, radius, first + t, width, height, bin_size, bins_x, mask);
+        __syncthreads();
+        // A warp per bin, a lane per word: the bin's entries of this chunk in index order. Each
+        // word is cleared as it is read, ready for the next chunk.
+        for (int b = warp; b < bins; b += CHUNK / 32) {
+            unsigned word = mask[b * CHUNK_WORDS + lane];
+            mask[b * CHUNK_WORDS + lane] = 0;
+            const int n = __popc(word);
+            int total;
+            if (kEmit) {
+                int inclusive = n;
+                for (int offset = 1; offset < 32; offset <<= 1) {
+                    const int left = __shfl_up_sync(0xffffffffu, inclusive, offset);
+                    if (lane >= offset) inclusive += left;
+                }
+                long long at = running[b] + inclusive - n;
+                for (; word; word &= word - 1, ++at)
+                    if (at < capacity) lists[at] = first + lane * 32 + __ffs(word) - 1;
+                total = __shfl_sync(0xffffffffu, inclusive, 31);
+            } else {
+                total = __reduce_add_sync(0xffffffffu, n);
+            }
+            if (lane == 0) running[b] += total;  // only this warp touches bin b
+        }
+        __syncthreads();
+    }
+    if (!kEmit && t < bins) counts[t * gridDim.x + blockIdx.x] = static_cast<int>(running[t]);
+}
+
+extern "C" __global__ void __launch_bounds__(CHUNK)
+    count_bin_entries(const float* position, const float* radius, int count, int width, int height,
+                      int bin_size, int bins_x, int bins, int chunks_per_block, int* counts) {
+    bin_pass<false>(position, radius, count, width, height, bin_size, bins_x, bins, chunks_per_block,
+                    counts, nullptr, nullptr, nullptr, nullptr, 0, nullptr);
+}
+
+// A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
+// bin b from binning blocks before k; bin_total[b] = all of bin b's entries.
+#define SCAN_BLOCKS 256
+extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
+    scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total) {
+    __shared__ long long warp_sums[33];
+    const int t = threadIdx.x, b = blockIdx.x;
+    long long total;
+    const long long before = block_exclusive_sum<SCAN_BLOCKS>(
+        t < blocks ? static_cast<long long>(counts[b * blocks + t]) : 0ll, t, warp_sums, total);
+    if (t < blocks) within[b * blocks + t] = before;
+    if (t == 0) bin_total[b] = total;
+}
+
+extern "C" __global__ void __launch_bounds__(CHUNK)
+    emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
+                     int bin_size, int bins_x, int bins, int chunks_per_block,
+                     const long long* within, const long long* bin_total, long long* bin_start,
+                     long long* entries_seen, long long capacity, int* lists) {
+    bin_pass<true>(position, radius, count, width, height, bin_size, bins_x, bins, chunks_per_block,
+                   nullptr, within, bin_total, bin_start, entries_seen, capacity, lists);
+}
+
+// ---- Blending -----------------------------------------------------------------------------
+
+// What a warp needs of a staged circle: shape = (x, y, r, r * r); paint = alpha * color for flat
+// circles, (max alpha, -, -, -) for snowflakes.
+struct Staged {
+    float4 shape;
+    float4 paint;
+};
+
+__device__ __forceinline__ float4 circle_paint(const float* position, const float* color, int i) {
+#if SNOWFLAKE
+    return make_float4(snowflake_max_alpha(position[3 * i + 2]), 0.f, 0.f, 0.f);
+#else
+    return make_float4(FLAT_ALPHA * color[3 * i], FLAT_ALPHA * color[3 * i + 1],
+                       FLAT_ALPHA * color[3 * i + 2], 0.f);
+#endif
+}
+
+// A region's pixel centers span [x_min, x_max] x [y_min, y_max].
+struct Span {
+    float x_min, x_max, y_min, y_max;
+};
+
+// True if every pixel center of the span passes the coverage test, in the test's own float
+// arithmetic: rounding is monotonic, so no center's rounded distance exceeds the one computed
+// from the farthest of the extreme centers along each axis.
+__device__ __forceinline__ bool disc_covers_span(float x, float y, float r2, const Span& s) {
+    const float left = s.x_min - x, right = s.x_max - x;
+    const float bottom = s.y_min - y, top = s.y_max - y;
+    return fmaxf(left * left, right * right) + fmaxf(bottom * bottom, top * top) <= r2;
+}
+
+#if SNOWFLAKE
+// One staged snowflake over this thread's column of pixels.
+__device__ __forceinline__ void blend_hit(const Staged& c, bool, float px, const float* py,
+                                          float4* pixel) {
+    const float dx = px - c.shape.x;
+    const float dx2 = dx * dx;
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k) {
+        const float dy = py[k] - c.shape.y;
+        const float dist2 = dx2 + dy * dy;
+        if (dist2 <= c.shape.w) {
+            float red, green, blue, alpha;
+            snowflake_paint(dist2, c.shape.z, c.paint.x, red, green, blue, alpha);
+            over(pixel[k], alpha, red, green, blue);
+        }
+    }
+}
+#else
+__device__ __forceinline__ void over_flat(float4& pixel, const float4& paint) {
+#if FUSED
+    over_half_fused(pixel, paint.x, paint.y, paint.z);
+#else
+    over_premultiplied(pixel, FLAT_ALPHA, 1.f - FLAT_ALPHA, paint.x, paint.y, paint.z);
+#endif
+}
+
+// One staged flat circle over this thread's column of pixels; `covers` (the same in the whole
+// warp) skips the per-pixel test for a circle that covers the warp's region.
+__device__ __forceinline__ void blend_hit(const Staged& c, bool covers, float px, const float* py,
+                                          float4* pixel) {
+    if (covers) {
+#pragma unroll
+        for (int k = 0; k < PIXELS; ++k) over_flat(pixel[k], c.paint);
+        return;
+    }
+    const float dx = px - c.shape.x;
+    const float dx2 = dx * dx;
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k) {
+        const float dy = py[k] - c.shape.y;
+        if (dx2 + dy * dy <= c.shape.w) over_flat(pixel[k], c.paint);
+    }
+}
+
+#endif
+
+// A staged circle read into registers here, on every path: left to itself the compiler sinks the
+// paint's load into each pixel's conditional blend, where its latency is exposed once per pixel.
+__device__ __forceinline__ float4 load_now(const float4* shared) {
+    float4 v;
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(static_cast<unsigned>(__cvta_generic_to_shared(shared))));
+    return v;
+}
+
+// The staged circles [0, staged), in order, over this thread's column of pixels. Each warp tests
+// 32 circles at a time against its region and walks the ones that touch it.
+__device__ __forceinline__ void blend_staged(const Staged* circles, int staged, int lane,
+                                             const Box& region, const Span& span, float px,
+                                             const float* py, float4* pixel) {
+    for (int group = 0; group < staged; group += 32) {
+        bool touches = false, covers = false;
+        if (group + lane < staged) {
+            const Staged& c = circles[group + lane];
+            touches = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, region);
+            covers = !SNOWFLAKE && disc_covers_span(c.shape.x, c.shape.y, c.shape.w, span);
+        }
+        const unsigned covering = __ballot_sync(0xffffffffu, covers);
+        for (unsigned hits = __ballot_sync(0xffffffffu, touches); hits; hits &= hits - 1) {
+            const int j = __ffs(hits) - 1;
+            const Staged c = {load_now(&circles[group + j].shape), load_now(&circles[group + j].paint)};
+            blend_hit(c, covering >> j & 1, px, py, pixel);
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+    render_tile_warp(const float* position, const float* radius, const float* color, float4* image,
+                     int width, int height, int count, int clear, int snow, float red, float green,
+                     float blue, const int* lists, const long long* bin_start, long long capacity,
+                     int use_bins, int tiles_per_bin, int bins_x, int bins) {
+    __shared__ Staged circles[2 * THREADS];
+    __shared__ int scratch[65];
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    const int region_x0 = blockIdx.x * TILE + (warp % WARPS_X) * REGION_W;
+    const int region_y0 = blockIdx.y * TILE + (warp / WARPS_X) * REGION_H;
+    const int x = region_x0 + (lane & 15);
+    const int y0 = region_y0 + (lane >> 4) * PIXELS;
+    const float px = pixel_center(x, 1.f / static_cast<float>(width));
+    float py[PIXELS];
+    float4 pixel[PIXELS];
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k) {
+        py[k] = pixel_center(y0 + k, 1.f / static_cast<float>(height));
+        pixel[k] = x < width && y0 + k < height
+                       ? start_pixel(image, x, y0 + k, width, height, clear, snow, red, green, blue)
+                       : make_float4(0.f, 0.f, 0.f, 0.f);
+    }
+    const Box tile = tile_box(blockIdx.x, blockIdx.y, TILE, width, height);
+    const Box region = pixel_box(region_x0, region_y0, REGION_W, REGION_H, width, height);
+    const float inv_w = 1.f / static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
+    const Span span = {pixel_center(region_x0, inv_w), pixel_center(region_x0 + REGION_W - 1, inv_w),
+                       pixel_center(region_y0, inv_h), pixel_center(region_y0 + REGION_H - 1, inv_h)};
+
+    // Overflowed lists (more entries than capacity) are ignored: every circle is a candidate.
+    const bool listed = use_bins && bin_start[bins] <= capacity;
+    long long begin = 0, candidates = count;
+    if (listed) {
+        const int bin = (blockIdx.y / tiles_per_bin) * bins_x + blockIdx.x / tiles_per_bin;
+        begin = bin_start[bin];
+        candidates = bin_start[bin + 1] - begin;
+    }
+    int staged = 0;  // the same in every thread
+    for (long long first = 0; first < candidates; first += THREADS) {
+        int hit = 0;
+        Staged c;
+        if (first + t < candidates) {
+            const int i = listed ? lists[begin + first + t] : static_cast<int>(first + t);
+            c.shape = make_float4(position[3 * i], position[3 * i + 1], radius[i], 0.f);
+            c.shape.w = c.shape.z * c.shape.z;
+            hit = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, tile);
+            if (hit) c.paint = circle_paint(position, color, i);
+        }
+        int total;
+        const int slot = scan_warp_ballot<THREADS>(hit, t, scratch, total);
+        if (hit) circles[staged + slot] = c;
+        staged += total;
+        // Blend in batches of at least THREADS circles, so sparse tiles do not pay a pass per chunk.
+        if (staged >= THREADS || first + THREADS >= candidates) {
+            __syncthreads();
+            blend_staged(circles, staged, lane, region, span, px, py, pixel);
+            staged = 0;
+            __syncthreads();
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k)
+        if (x < width && y0 + k < height) image[(y0 + k) * width + x] = pixel[k];
+}

@@ -1,0 +1,96 @@
+"""tile-warp's own paths, each against the CPU reference: overflowing bin lists, the two-rounding
+blend for tiny colors, bins coarser than two tiles, and an animated scene whose lists grow."""
+
+import numpy as np
+import pytest
+from test_gpu import gpu, reference
+
+from render.base import render_frame
+from render.compare import compare_images
+from render.cuda_renderer import CudaRenderer, fused_blend_is_exact
+from render.reference import ReferenceRenderer
+from scenes.builtin import build_scene
+from scenes.model import CircleScene, empty_arrays
+
+pytestmark = pytest.mark.gpu
+
+
+def test_lists_that_overflow_render_exactly_then_grow():
+    renderer = CudaRenderer("tile-warp")
+    renderer.load(build_scene("rand100k"), 256, 256)
+    strategy = renderer.strategy
+    strategy.capacity = 1000  # far fewer entries than rand100k makes at 256
+    want = reference("rand100k", 256)
+    renderer.poison()
+    assert compare_images(want, render_frame(renderer, 0)).passed  # every circle is a candidate
+    entries = strategy._entries_last_seen()
+    assert entries > 1000
+    renderer.poison()
+    assert compare_images(want, render_frame(renderer, 0)).passed
+    assert strategy.capacity >= entries  # grown from the count the overflowing frame wrote
+
+
+def _fading_scene() -> CircleScene:
+    """126 black circles halve a white pixel to 2^-126, then a circle whose red is too small for
+    the fused blend (premultiplied 2^-110) is drawn over it. Fused, red would be 2^-110 + 2^-127;
+    with a product and a sum, the GPU's flushed (1/2) * 2^-126 leaves 2^-110."""
+    count = 127
+    arrays = empty_arrays(count)
+    arrays["position"][:] = [0.5, 0.5, 0.5]
+    arrays["radius"][:] = 0.3
+    arrays["color"][-1] = [2.0**-109, 0.5, 2.0**-120]
+    return CircleScene("fading", **arrays)
+
+
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64"])
+def test_tiny_colors_take_the_two_rounding_blend(variant):
+    scene = _fading_scene()
+    assert not fused_blend_is_exact(scene.color.reshape(-1))
+    cpu = ReferenceRenderer()
+    cpu.load(scene, 64, 64)
+    want = render_frame(cpu, 0)
+    renderer = CudaRenderer(variant)
+    renderer.load(scene, 64, 64)
+    renderer.poison()
+    got = render_frame(renderer, 0)
+    baseline = CudaRenderer("tile-scan")  # a product and a sum per channel, always
+    baseline.load(scene, 64, 64)
+    assert np.array_equal(got, render_frame(baseline, 0))
+    assert got[32, 32, 0] == np.float32(2.0**-110)
+    # NumPy keeps the subnormal the GPU flushes (CuPy builds with -ftz=true): within tolerance.
+    assert want[32, 32, 0] == np.float32(2.0**-110 + 2.0**-127)
+    assert compare_images(want, got).passed
+
+
+@pytest.mark.parametrize("size", [2048, 1500])
+def test_bins_of_several_tiles(size):
+    renderer = CudaRenderer("tile-warp")
+    renderer.load(build_scene("rand10k"), size, size)
+    assert renderer.strategy.tiles_per_bin >= 2 and renderer.strategy.bins <= 256
+    renderer.poison()
+    assert compare_images(reference("rand10k", size), render_frame(renderer, 0)).passed
+
+
+def test_growing_circles_keep_every_frame_exact():
+    # The hypnosis rule grows every radius by 0.01 a frame, so the bin lists outgrow the capacity
+    # sized at load (about 4 entries per circle at first, up to 200 at radius 0.5).
+    arrays = empty_arrays(100)
+    arrays["position"][:, :2] = np.random.default_rng(3).random((100, 2))
+    arrays["radius"][:] = 0.02
+    arrays["color"][:] = [0.2, 0.6, 0.9]
+    scene = CircleScene("growing", **arrays, animation="hypnosis")
+    cpu, cuda = ReferenceRenderer(), CudaRenderer("tile-warp")
+    cpu.load(scene, 512, 512)
+    cuda.load(scene, 512, 512)
+    start = cuda.strategy.capacity
+    for frame in range(45):
+        cuda.poison()
+        assert compare_images(render_frame(cpu, 0), render_frame(cuda, 0)).passed, frame
+    assert cuda.strategy.capacity > 4 * start
+
+
+def test_not_a_multiple_of_tile_and_snowflakes():
+    for variant in ("tile-warp", "tile-warp:tile=64,bins=off"):
+        for size in (100, 257, 1000):
+            assert compare_images(reference("rand10k", size), gpu("rand10k", variant, size)).passed
+        assert compare_images(reference("snowsingle", 257), gpu("snowsingle", variant, 257)).passed
