@@ -148,7 +148,10 @@ class _Strategy:
         """Blend every circle; ``clear`` is ``clear_arguments``' tuple (the clear folded in or not)."""
         raise NotImplementedError
 
-    def _scene_args(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> tuple:
+    def _scene_args(
+        self, scene: DeviceScene, image, width: int, height: int, clear: tuple, shading: bool = True
+    ) -> tuple:
+        """The blend kernels' leading arguments; ``shading`` False for kernels built per shading."""
         return (
             scene.position,
             scene.radius,
@@ -157,7 +160,7 @@ class _Strategy:
             np.int32(width),
             np.int32(height),
             np.int32(scene.count),
-            np.int32(scene.snowflake),
+            *((np.int32(scene.snowflake),) if shading else ()),
             *clear,
         )
 
@@ -379,14 +382,7 @@ class _TileWarp(_Strategy):
 
     def blend(self, scene, image, width, height, clear):
         arguments = (
-            scene.position,
-            scene.radius,
-            scene.color,
-            image,
-            np.int32(width),
-            np.int32(height),
-            np.int32(scene.count),
-            *clear,
+            *self._scene_args(scene, image, width, height, clear, shading=False),
             self.lists,
             self.bin_start,
             np.int64(self.capacity),

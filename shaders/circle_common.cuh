@@ -166,16 +166,9 @@ __device__ __forceinline__ void over(float4& pixel, float alpha, float red, floa
 // The alpha of every flat-shaded circle.
 #define FLAT_ALPHA .5f
 
-// A premultiplied flat color channel at or above this (or exactly 0) blends exactly through
-// over_half_fused; see there.
-#define FUSED_SAFE_CHANNEL 0x1p-100f
-
-__device__ __forceinline__ bool fused_safe(float alpha_channel) {
-    return alpha_channel == 0.f || fabsf(alpha_channel) >= FUSED_SAFE_CHANNEL;
-}
-
 // over_premultiplied at alpha 1/2 with one fused multiply-add per channel, bit-identical to the
-// product-then-sum when every channel passes fused_safe: (1/2) * p is exact for |p| >= 2^-125,
+// product-then-sum when every premultiplied channel is 0 or of magnitude >= 2^-100 (checked on
+// the host by render.cuda_renderer.fused_blend_is_exact): (1/2) * p is exact for |p| >= 2^-125,
 // so the single rounding of the fused form is the other's second rounding. Below that, (1/2) * p
 // may round (IEEE) or flush to 0 (the -ftz build CuPy makes), changing it by less than 2^-126,
 // which cannot move a sum with a channel of 0 (the same single rounding, the same flush) or of

@@ -14,7 +14,7 @@
 // in index order: the lists come out sorted by circle, as blending needs.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
-// premultiplied color passes fused_safe).
+// premultiplied color passes render.cuda_renderer.fused_blend_is_exact).
 #include "block_scan.cuh"
 #include "circle_common.cuh"
 
