@@ -31,7 +31,11 @@ def _grid_2d(width: int, height: int, block: tuple[int, int]) -> tuple[int, int]
 
 
 class StageTimer:
-    """CUDA events around each stage of the latest frame; read after the work is done."""
+    """CUDA events around each stage of the latest frame; read after the work is done.
+
+    A stage that queues no GPU work in a frame is marked ``idle`` and reads 0 ms: its two events
+    would cost about 3 us of host time and a round trip to the GPU for its synchronize, for
+    nothing measured (H100 machine, docs/performance.md)."""
 
     def __init__(self) -> None:
         import cupy
@@ -39,19 +43,28 @@ class StageTimer:
         self._cupy = cupy
         self._events = {stage: (cupy.cuda.Event(), cupy.cuda.Event()) for stage in STAGES}
         self._recorded: set[str] = set()
+        self._idle: set[str] = set()
 
     def start(self, stage: str) -> None:
+        self._idle.discard(stage)
         self._events[stage][0].record()
 
     def stop(self, stage: str) -> None:
         self._events[stage][1].record()
         self._recorded.add(stage)
 
+    def idle(self, stage: str) -> None:
+        """This frame's ``stage`` queued no GPU work."""
+        self._idle.add(stage)
+        self._recorded.discard(stage)
+
     def times_ms(self) -> dict[str, float]:
-        """Milliseconds per recorded stage (synchronizes with the last recorded event)."""
+        """Milliseconds per stage timed or marked idle (synchronizes with the last recorded event)."""
         times = {}
         for stage in STAGES:
-            if stage in self._recorded:
+            if stage in self._idle:
+                times[stage] = 0.0
+            elif stage in self._recorded:
                 start, stop = self._events[stage]
                 stop.synchronize()
                 times[stage] = self._cupy.cuda.get_elapsed_time(start, stop)
@@ -141,6 +154,8 @@ class _Strategy:
         """Compile and load the kernels now, so no timed frame pays for it."""
         self.module = self._module(scene, width, height)
 
+    has_binning = False  # whether ``bin`` queues GPU work
+
     def bin(self, scene: DeviceScene, width: int, height: int) -> None:
         pass
 
@@ -195,6 +210,8 @@ class _TileScan(_Strategy):
 
 class _TileSort(_Strategy):
     """Bins every frame (circles may move): counts, offsets, keys, one radix sort, tile ranges."""
+
+    has_binning = True
 
     def _module(self, scene, width, height):
         import cupy
@@ -279,9 +296,8 @@ class _TileWarp(_Strategy):
         self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
         self.bin_total = cupy.empty(self.bins, cupy.int64)
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
-        self.lists = cupy.empty(1, cupy.int32)
+        self.lists = cupy.empty((1, 4), cupy.float32)
         self.capacity = 0
-        self._binning = None  # the CUDA graph of the binning launches, captured on first use
         self._entries_seen = cupy.cuda.alloc_pinned_memory(8)
         np.frombuffer(self._entries_seen, np.int64, 1)[0] = 0
         # Unified addressing maps pinned host memory into the device's address space.
@@ -321,6 +337,11 @@ class _TileWarp(_Strategy):
         if self.use_bins:
             self._count_entries()
             self._grow(int(self.bin_total.sum()))
+            self._capture_binning()
+
+    @property
+    def has_binning(self) -> bool:
+        return self.use_bins
 
     def _count_entries(self) -> None:
         self._kernels["count_bin_entries"]((self.bin_blocks,), (self.CHUNK,), (*self._geometry, self.counts))
@@ -335,8 +356,9 @@ class _TileWarp(_Strategy):
         if entries <= self.capacity:
             return
         try:
-            self.lists = cupy.empty(entries + entries // 4 + 1024, cupy.int32)
-            self.capacity = self.lists.size
+            # An entry is a kernel BinEntry: float32 x, y, r and the circle's int32 index.
+            self.lists = cupy.empty((entries + entries // 4 + 1024, 4), cupy.float32)
+            self.capacity = len(self.lists)
         except cupy.cuda.memory.OutOfMemoryError:
             pass  # the kernel keeps rendering from every circle
 
@@ -376,7 +398,7 @@ class _TileWarp(_Strategy):
         if not self.use_bins:
             return
         self._grow(self._entries_last_seen())
-        if self._binning is None or self._binning_capacity != self.capacity:
+        if self._binning_capacity != self.capacity:
             self._capture_binning()  # the lists were reallocated: new arguments
         self._binning.launch()
 
@@ -480,10 +502,9 @@ class CudaRenderer(CircleRenderer):
 
     def clear(self) -> None:
         """Due, not done: the next ``render`` starts every pixel from the background in its blending
-        launch. The stage is still recorded (near zero), so every frame reports the same stages."""
-        self.timer.start("clear")
+        launch. The stage still reads (0 ms), so every frame reports the same stages."""
         self._clear_due = True
-        self.timer.stop("clear")
+        self.timer.idle("clear")
 
     def _clear_arguments(self) -> tuple:
         """(clear, snow, red, green, blue) for the kernels: whether a clear is due, and its colors."""
@@ -500,6 +521,9 @@ class CudaRenderer(CircleRenderer):
         self._clear_due = False
 
     def advance(self) -> None:
+        if self.scene.animation == "none":
+            self.timer.idle("advance")
+            return
         self.timer.start("advance")
         advance_on_gpu(self.scene)
         self.timer.stop("advance")
@@ -508,9 +532,12 @@ class CudaRenderer(CircleRenderer):
         import cupy
 
         try:
-            self.timer.start("binning")
-            self.strategy.bin(self.scene, self.width, self.height)
-            self.timer.stop("binning")
+            if self.strategy.has_binning:
+                self.timer.start("binning")
+                self.strategy.bin(self.scene, self.width, self.height)
+                self.timer.stop("binning")
+            else:
+                self.timer.idle("binning")
             self.timer.start("blending")
             self.strategy.blend(self.scene, self.image_buffer, self.width, self.height, self._clear_arguments())
             self._clear_due = False

@@ -11,7 +11,9 @@
 // bin's entries per block of circles, scan_bin_counts scans them per bin, emit_bin_entries writes
 // the lists. Inside a block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32)
 // of each bin it touches in shared memory, so every bin's bits read in word order are its circles
-// in index order: the lists come out sorted by circle, as blending needs.
+// in index order: the lists come out sorted by circle, as blending needs. An entry carries the
+// circle's x, y and r beside its index, so staging reads each candidate with one coalesced load
+// instead of an index and dependent gathers.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
 // premultiplied color passes render.cuda_renderer.fused_blend_is_exact).
@@ -28,14 +30,18 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 #define CHUNK_WORDS (CHUNK / 32)
 #define MAX_BINS 256
 
+// One entry of a bin list (16 bytes, one vector load): the circle's center, radius and index.
+struct __align__(16) BinEntry {
+    float x, y, r;
+    int index;
+};
+
 // ---- Binning ------------------------------------------------------------------------------
 
 // Sets bit (threadIdx.x % 32) of word (threadIdx.x / 32) of every bin circle i touches, in the
 // chunk's mask (bins x CHUNK_WORDS words). Bins are bin_size-pixel squares, bins_x to a row.
-__device__ __forceinline__ void mark_bins(const float* position, const float* radius, int i,
-                                          int width, int height, int bin_size, int bins_x,
-                                          unsigned* mask) {
-    const float cx = position[3 * i], cy = position[3 * i + 1], r = radius[i];
+__device__ __forceinline__ void mark_bins(float cx, float cy, float r, int width, int height,
+                                          int bin_size, int bins_x, unsigned* mask) {
     int x0, x1, y0, y1;
     pixel_span(cx, r, width, x0, x1);
     pixel_span(cy, r, height, y0, y1);
@@ -68,16 +74,18 @@ __device__ __forceinline__ void first_entries(int bins, const long long* within,
 
 // One pass over this block's chunks_per_block chunks. Counting (kEmit false): per bin, how many
 // entries the block's circles make, into counts[bin * gridDim.x + block]. Emitting: the entries
-// themselves, circle indices in list order (positions at or past `capacity` are dropped; the
-// blend kernel then ignores the lists).
+// themselves, in list order (positions at or past `capacity` are dropped; the blend kernel then
+// ignores the lists).
 template <bool kEmit>
 __device__ __forceinline__ void bin_pass(const float* position, const float* radius, int count,
                                          int width, int height, int bin_size, int bins_x, int bins,
                                          int chunks_per_block, int* counts, const long long* within,
                                          const long long* bin_total, long long* bin_start,
-                                         long long* entries_seen, long long capacity, int* lists) {
+                                         long long* entries_seen, long long capacity,
+                                         BinEntry* lists) {
     __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
     __shared__ long long running[MAX_BINS];  // counting: entries so far; emitting: next position
+    __shared__ float3 shapes[kEmit ? CHUNK : 1];  // emitting: the chunk's (x, y, r), for its entries
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     if (kEmit)
         first_entries(bins, within, bin_total, bin_start, entries_seen, running);
@@ -88,7 +96,12 @@ __device__ __forceinline__ void bin_pass(const float* position, const float* rad
     for (int c = 0; c < chunks_per_block; ++c) {
         const int first = (blockIdx.x * chunks_per_block + c) * CHUNK;
         if (first >= count) break;
-        if (first + t < count) mark_bins(position, radius, first + t, width, height, bin_size, bins_x, mask);
+        if (first + t < count) {
+            const float3 shape = make_float3(position[3 * (first + t)], position[3 * (first + t) + 1],
+                                             radius[first + t]);
+            if (kEmit) shapes[t] = shape;
+            mark_bins(shape.x, shape.y, shape.z, width, height, bin_size, bins_x, mask);
+        }
         __syncthreads();
         // A warp per bin, a lane per word: the bin's entries of this chunk in index order. Each
         // word is cleared as it is read, ready for the next chunk.
@@ -104,8 +117,10 @@ __device__ __forceinline__ void bin_pass(const float* position, const float* rad
                     if (lane >= offset) inclusive += left;
                 }
                 long long at = running[b] + inclusive - n;
-                for (; word; word &= word - 1, ++at)
-                    if (at < capacity) lists[at] = first + lane * 32 + __ffs(word) - 1;
+                for (; word; word &= word - 1, ++at) {
+                    const int k = lane * 32 + __ffs(word) - 1;
+                    if (at < capacity) lists[at] = {shapes[k].x, shapes[k].y, shapes[k].z, first + k};
+                }
                 total = __shfl_sync(0xffffffffu, inclusive, 31);
             } else {
                 total = __reduce_add_sync(0xffffffffu, n);
@@ -142,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
     emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
                      int bin_size, int bins_x, int bins, int chunks_per_block,
                      const long long* within, const long long* bin_total, long long* bin_start,
-                     long long* entries_seen, long long capacity, int* lists) {
+                     long long* entries_seen, long long capacity, BinEntry* lists) {
     bin_pass<true>(position, radius, count, width, height, bin_size, bins_x, bins, chunks_per_block,
                    nullptr, within, bin_total, bin_start, entries_seen, capacity, lists);
 }
@@ -259,7 +274,7 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
 extern "C" __global__ void __launch_bounds__(THREADS)
     render_tile_warp(const float* position, const float* radius, const float* color, float4* image,
                      int width, int height, int count, int clear, int snow, float red, float green,
-                     float blue, const int* lists, const long long* bin_start, long long capacity,
+                     float blue, const BinEntry* lists, const long long* bin_start, long long capacity,
                      int use_bins, int tiles_per_bin, int bins_x, int bins) {
     __shared__ Staged circles[2 * THREADS];
     __shared__ int scratch[65];
@@ -297,8 +312,15 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         int hit = 0;
         Staged c;
         if (first + t < candidates) {
-            const int i = listed ? lists[begin + first + t] : static_cast<int>(first + t);
-            c.shape = make_float4(position[3 * i], position[3 * i + 1], radius[i], 0.f);
+            int i;
+            if (listed) {
+                const BinEntry e = lists[begin + first + t];
+                c.shape = make_float4(e.x, e.y, e.r, 0.f);
+                i = e.index;
+            } else {
+                i = static_cast<int>(first + t);
+                c.shape = make_float4(position[3 * i], position[3 * i + 1], radius[i], 0.f);
+            }
             c.shape.w = c.shape.z * c.shape.z;
             hit = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, tile);
             if (hit) c.paint = circle_paint(position, color, i);

@@ -105,6 +105,19 @@ def test_stage_times_are_recorded():
     assert all(t >= 0 for t in times.values()) and times["binning"] > 0
 
 
+def test_stages_without_gpu_work_read_zero_and_the_others_are_timed():
+    static = CudaRenderer("tile-warp:bins=off")
+    static.load(build_scene("rand10k"), 256, 256)
+    render_frame(static, 0)
+    times = static.stage_times_ms()
+    assert times["clear"] == times["advance"] == times["binning"] == 0.0 and times["blending"] > 0
+    moving = CudaRenderer("tile-warp")
+    moving.load(build_scene("snow"), 256, 256)
+    render_frame(moving, 1)
+    times = moving.stage_times_ms()
+    assert times["clear"] == 0.0 and min(times["advance"], times["binning"], times["blending"]) > 0
+
+
 def test_a_clear_no_render_took_over_still_happens():
     from render.reference import clear_image
 
