@@ -273,7 +273,6 @@ class _TileWarp(_Strategy):
     one CUDA graph: each CuPy launch costs about 13 us of host time on the H100 machine.
     """
 
-    MAX_BINS = 256
     CHUNK = 1024
     BLOCKS_WANTED = 256  # about two 1024-thread binning blocks per SM of an H100; scan_bin_counts' limit
 
@@ -284,11 +283,8 @@ class _TileWarp(_Strategy):
         self.pixels = 4 if self.tile == 32 else 8
         self.grid = _grid_2d(width, height, (self.tile, self.tile))
         self.use_bins = self.choice.option("bins") == "on" and scene.count > 0
-        self.tiles_per_bin = 1
-        while -(-self.grid[0] // self.tiles_per_bin) * -(-self.grid[1] // self.tiles_per_bin) > self.MAX_BINS:
-            self.tiles_per_bin *= 2
-        self.bins_x = -(-self.grid[0] // self.tiles_per_bin)
-        self.bins = self.bins_x * -(-self.grid[1] // self.tiles_per_bin)
+        self.tiles_per_bin, self.bins_x, bins_y = tile_warp_bins(width, height, self.tile)
+        self.bins = self.bins_x * bins_y
         chunks = -(-scene.count // self.CHUNK)
         chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
         self.bin_blocks = max(1, -(-chunks // chunks_per_block))
@@ -414,6 +410,36 @@ class _TileWarp(_Strategy):
         self._kernels["render_tile_warp"](self.grid, (threads,), arguments)
 
 
+TILE_WARP_MAX_BINS = 256  # MAX_BINS of render_tile_warp.cu: the count pass's shared bitmask
+
+
+def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
+    """tile-warp's bins at this size: (tiles per bin side, bins per row, bin rows); a bin is a
+    square of tiles, a power of two per side, as small as keeps the bins within the limit."""
+    tiles_x, tiles_y = _grid_2d(width, height, (tile, tile))
+    tiles_per_bin = 1
+    while -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > TILE_WARP_MAX_BINS:
+        tiles_per_bin *= 2
+    return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
+
+
+def candidate_cut(position: np.ndarray, radius: np.ndarray, width: int, height: int) -> float:
+    """How many times fewer candidates a tile of ``tile-warp`` (tile 32) reads from its bin's list
+    than from every circle: the circle count over the mean list length, each circle counted in
+    the bins its bounding box meets. ``position`` float32 (N, 3), ``radius`` float32 (N,)."""
+    if len(radius) == 0:
+        return 0.0
+    tiles_per_bin, bins_x, bins_y = tile_warp_bins(width, height, 32)
+    bin_size = 32 * tiles_per_bin
+    spans = []
+    for axis, size in ((0, width), (1, height)):
+        low = np.clip((position[:, axis] - radius) * size, 0, size - 1).astype(np.int64) // bin_size
+        high = np.clip((position[:, axis] + radius) * size, 0, size - 1).astype(np.int64) // bin_size
+        spans.append(high - low + 1)
+    entries = float((spans[0] * spans[1]).sum())
+    return len(radius) * bins_x * bins_y / entries
+
+
 def fused_blend_is_exact(color) -> bool:
     """Whether every flat color (float32 (N*3,), NumPy or CuPy) blends exactly through the fused
     multiply-add of ``over_half_fused`` in ``circle_common.cuh``: each channel times 1/2 is 0 or at
@@ -447,19 +473,26 @@ def tile_sort_memory_problem(pairs: int, key_bytes: int, usable_bytes: int) -> s
     return None
 
 
-def choose_auto(count: int) -> VariantChoice:
-    """The variant ``auto`` runs for a scene of ``count`` circles.
+AUTO_BINS_FROM = 5000  # circles; below, the binning graph's fixed ~25 us outweighs what it saves
+AUTO_CANDIDATE_CUT = 10  # bin lists pay when they cut each tile's candidates at least this much
+
+
+def choose_auto(scene: CircleScene, width: int, height: int) -> VariantChoice:
+    """The variant ``auto`` runs for ``scene`` at width x height.
 
     From the H100 benches (docs/performance.md, "Issue 5"): a handful of circles is cheapest
-    without binning; up to tens of thousands, tile-warp streaming every circle (biglittle,
-    rand10k, pattern); beyond that, tile-warp with its coarse bin lists (rand100k, snowsingle,
-    rand1M, micro2M), whose binning costs three launches.
+    without binning; from a few thousand circles on, tile-warp with its bin lists when they cut
+    each tile's candidates tenfold or more (rand10k 40x, rand100k, snowsingle, rand1M, micro2M),
+    else tile-warp streaming every circle (pattern; biglittle, whose big circles fill the lists:
+    5x, and whose binning then costs more than it saves).
     """
-    if count <= 16:
+    if scene.count <= 16:
         return parse_variant("per-pixel")
-    if count <= 20000:
-        return parse_variant("tile-warp:bins=off")
-    return parse_variant("tile-warp")
+    if scene.count >= AUTO_BINS_FROM and (
+        candidate_cut(scene.position, scene.radius, width, height) >= AUTO_CANDIDATE_CUT
+    ):
+        return parse_variant("tile-warp")
+    return parse_variant("tile-warp:bins=off")
 
 
 _STRATEGIES = {"per-pixel": _PerPixel, "tile-scan": _TileScan, "tile-sort": _TileSort, "tile-warp": _TileWarp}
@@ -479,7 +512,7 @@ class CudaRenderer(CircleRenderer):
     def load(self, scene: CircleScene, width: int, height: int) -> None:
         import cupy
 
-        choice = choose_auto(scene.count) if self.choice.name == "auto" else self.choice
+        choice = choose_auto(scene, width, height) if self.choice.name == "auto" else self.choice
         self.resolved = choice
         self.strategy = _STRATEGIES[choice.name](choice)
         self.width, self.height = width, height

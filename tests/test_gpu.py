@@ -8,7 +8,7 @@ import pytest
 
 from render.base import RendererUnavailable, render_frame
 from render.compare import compare_images
-from render.cuda_renderer import CudaRenderer, choose_auto
+from render.cuda_renderer import CudaRenderer
 from render.reference import ReferenceRenderer
 from render.variants import all_configurations
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, build_scene
@@ -127,12 +127,6 @@ def test_a_clear_no_render_took_over_still_happens():
         renderer.poison()
         renderer.clear()
         assert np.array_equal(renderer.image(), clear_image(build_scene(name), 65, 65)), name
-
-
-def test_auto_choices():
-    assert choose_auto(3).name == "per-pixel"
-    assert choose_auto(10000).label() == "tile-warp:bins=off,tile=32"
-    assert choose_auto(2000000).label() == "tile-warp:bins=on,tile=32"
 
 
 def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):

@@ -1,0 +1,58 @@
+"""What ``auto`` runs for a scene (no GPU needed): the rule of ``choose_auto`` and the list-length
+estimate it reads, ``candidate_cut``."""
+
+import numpy as np
+import pytest
+
+from render.cuda_renderer import candidate_cut, choose_auto
+from scenes.builtin import build_scene
+from scenes.model import CircleScene
+
+
+def _circles(centers, radius: float) -> CircleScene:
+    """Flat white circles of one radius at ``centers`` ((N, 2) in [0, 1]^2)."""
+    centers = np.asarray(centers, np.float32).reshape(-1, 2)
+    count = len(centers)
+    position = np.zeros((count, 3), np.float32)
+    position[:, :2] = centers
+    return CircleScene(
+        name="test",
+        position=position,
+        velocity=np.zeros((count, 3), np.float32),
+        color=np.ones((count, 3), np.float32),
+        radius=np.full(count, radius, np.float32),
+    )
+
+
+def test_candidate_cut_counts_the_bins_each_bounding_box_meets():
+    # At 1024x1024, tile-warp's 256 bins are 64 px squares. A circle inside one bin makes one entry;
+    # one across a bin corner makes four.
+    inside = _circles([(32.5 / 1024, 32.5 / 1024)], 4 / 1024)
+    assert candidate_cut(inside.position, inside.radius, 1024, 1024) == pytest.approx(256)
+    corner = _circles([(64 / 1024, 64 / 1024)], 4 / 1024)
+    assert candidate_cut(corner.position, corner.radius, 1024, 1024) == pytest.approx(64)
+    everywhere = _circles([(0.5, 0.5)], 0.75)
+    assert candidate_cut(everywhere.position, everywhere.radius, 1024, 1024) == pytest.approx(1)
+
+
+@pytest.mark.parametrize(
+    "name, label",
+    [
+        ("rgb", "per-pixel"),
+        ("pattern", "tile-warp:bins=off,tile=32"),  # too few circles for the lists to pay
+        ("biglittle", "tile-warp:bins=off,tile=32"),  # its big circles fill every list
+        ("rand10k", "tile-warp:bins=on,tile=32"),
+        ("rand100k", "tile-warp:bins=on,tile=32"),
+        ("snowsingle", "tile-warp:bins=on,tile=32"),
+    ],
+)
+def test_auto_on_the_course_scenes(name, label):
+    assert choose_auto(build_scene(name), 1024, 1024).label() == label
+
+
+def test_auto_weighs_circle_count_and_size():
+    rng = np.random.default_rng(0)
+    small = rng.random((6000, 2))
+    assert choose_auto(_circles(small, 0.01), 1024, 1024).label() == "tile-warp:bins=on,tile=32"
+    assert choose_auto(_circles(small, 0.2), 1024, 1024).label() == "tile-warp:bins=off,tile=32"
+    assert choose_auto(_circles(small[:4000], 0.01), 1024, 1024).label() == "tile-warp:bins=off,tile=32"
