@@ -154,10 +154,11 @@ class _Strategy:
         """Compile and load the kernels now, so no timed frame pays for it."""
         self.module = self._module(scene, width, height)
 
-    has_binning = False  # whether ``bin`` queues GPU work
+    has_binning = False  # whether the variant bins: ``render`` calls ``bin`` only then
 
     def bin(self, scene: DeviceScene, width: int, height: int) -> None:
-        pass
+        """Queue this frame's binning on the GPU (variants with ``has_binning``)."""
+        raise NotImplementedError
 
     def blend(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> None:
         """Blend every circle; ``clear`` is ``clear_arguments``' tuple (the clear folded in or not)."""
@@ -391,8 +392,6 @@ class _TileWarp(_Strategy):
         self._binning_capacity = self.capacity
 
     def bin(self, scene, width, height):
-        if not self.use_bins:
-            return
         self._grow(self._entries_last_seen())
         if self._binning_capacity != self.capacity:
             self._capture_binning()  # the lists were reallocated: new arguments

@@ -6,22 +6,16 @@ import pytest
 
 from render.cuda_renderer import candidate_cut, choose_auto
 from scenes.builtin import build_scene
-from scenes.model import CircleScene
+from scenes.model import CircleScene, empty_arrays
 
 
 def _circles(centers, radius: float) -> CircleScene:
-    """Flat white circles of one radius at ``centers`` ((N, 2) in [0, 1]^2)."""
+    """Circles of one radius at ``centers`` ((N, 2) in [0, 1]^2)."""
     centers = np.asarray(centers, np.float32).reshape(-1, 2)
-    count = len(centers)
-    position = np.zeros((count, 3), np.float32)
-    position[:, :2] = centers
-    return CircleScene(
-        name="test",
-        position=position,
-        velocity=np.zeros((count, 3), np.float32),
-        color=np.ones((count, 3), np.float32),
-        radius=np.full(count, radius, np.float32),
-    )
+    arrays = empty_arrays(len(centers))
+    arrays["position"][:, :2] = centers
+    arrays["radius"][:] = radius
+    return CircleScene("test", **arrays)
 
 
 def test_candidate_cut_counts_the_bins_each_bounding_box_meets():
