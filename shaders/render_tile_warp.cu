@@ -8,8 +8,8 @@
 //
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
-// bin's entries per block of circles, scan_bin_counts scans them per bin, emit_bin_entries writes
-// the lists. Inside a block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32)
+// bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin,
+// emit_bin_entries writes the lists. Inside a block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32)
 // of each bin it touches in shared memory, so every bin's bits read in word order are its circles
 // in index order: the lists come out sorted by circle, as blending needs. An entry carries the
 // circle's x, y and r beside its index, so staging reads each candidate with one coalesced load
@@ -38,21 +38,20 @@ struct __align__(16) BinEntry {
 
 // ---- Binning ------------------------------------------------------------------------------
 
-// Sets bit (threadIdx.x % 32) of word (threadIdx.x / 32) of every bin circle i touches, in the
-// chunk's mask (bins x CHUNK_WORDS words). Bins are bin_size-pixel squares, bins_x to a row.
-__device__ __forceinline__ void mark_bins(float cx, float cy, float r, int width, int height,
-                                          int bin_size, int bins_x, unsigned* mask) {
+// Calls visit(bin) for every bin that circle (cx, cy, r) touches, in no particular order. Bins
+// are bin_size-pixel squares, bins_x to a row.
+template <typename Visit>
+__device__ __forceinline__ void for_each_bin(float cx, float cy, float r, int width, int height,
+                                             int bin_size, int bins_x, Visit visit) {
     int x0, x1, y0, y1;
     pixel_span(cx, r, width, x0, x1);
     pixel_span(cy, r, height, y0, y1);
     if (x0 >= x1 || y0 >= y1) return;
-    const unsigned bit = 1u << (threadIdx.x & 31);
-    const int word = threadIdx.x >> 5;
     for (int by = y0 / bin_size; by <= (y1 - 1) / bin_size; ++by)
         for (int bx = x0 / bin_size; bx <= (x1 - 1) / bin_size; ++bx)
             if (disc_in_box_exact(cx, cy, r,
                                   pixel_box(bx * bin_size, by * bin_size, bin_size, bin_size, width, height)))
-                atomicOr(&mask[(by * bins_x + bx) * CHUNK_WORDS + word], bit);
+                visit(by * bins_x + bx);
 }
 
 // The first entry of this block's circles in each bin's list: bin b's list starts after every
@@ -72,71 +71,23 @@ __device__ __forceinline__ void first_entries(int bins, const long long* within,
     if (blockIdx.x == 0 && t == 0) bin_start[bins] = *entries_seen = all;
 }
 
-// One pass over this block's chunks_per_block chunks. Counting (kEmit false): per bin, how many
-// entries the block's circles make, into counts[bin * gridDim.x + block]. Emitting: the entries
-// themselves, in list order (positions at or past `capacity` are dropped; the blend kernel then
-// ignores the lists).
-template <bool kEmit>
-__device__ __forceinline__ void bin_pass(const float* position, const float* radius, int count,
-                                         int width, int height, int bin_size, int bins_x, int bins,
-                                         int chunks_per_block, int* counts, const long long* within,
-                                         const long long* bin_total, long long* bin_start,
-                                         long long* entries_seen, long long capacity,
-                                         BinEntry* lists) {
-    __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
-    __shared__ long long running[MAX_BINS];  // counting: entries so far; emitting: next position
-    __shared__ float3 shapes[kEmit ? CHUNK : 1];  // emitting: the chunk's (x, y, r), for its entries
-    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    if (kEmit)
-        first_entries(bins, within, bin_total, bin_start, entries_seen, running);
-    else if (t < bins)
-        running[t] = 0;
-    for (int k = t; k < bins * CHUNK_WORDS; k += CHUNK) mask[k] = 0;
-    __syncthreads();
-    for (int c = 0; c < chunks_per_block; ++c) {
-        const int first = (blockIdx.x * chunks_per_block + c) * CHUNK;
-        if (first >= count) break;
-        if (first + t < count) {
-            const float3 shape = make_float3(position[3 * (first + t)], position[3 * (first + t) + 1],
-                                             radius[first + t]);
-            if (kEmit) shapes[t] = shape;
-            mark_bins(shape.x, shape.y, shape.z, width, height, bin_size, bins_x, mask);
-        }
-        __syncthreads();
-        // A warp per bin, a lane per word: the bin's entries of this chunk in index order. Each
-        // word is cleared as it is read, ready for the next chunk.
-        for (int b = warp; b < bins; b += CHUNK / 32) {
-            unsigned word = mask[b * CHUNK_WORDS + lane];
-            mask[b * CHUNK_WORDS + lane] = 0;
-            const int n = __popc(word);
-            int total;
-            if (kEmit) {
-                int inclusive = n;
-                for (int offset = 1; offset < 32; offset <<= 1) {
-                    const int left = __shfl_up_sync(0xffffffffu, inclusive, offset);
-                    if (lane >= offset) inclusive += left;
-                }
-                long long at = running[b] + inclusive - n;
-                for (; word; word &= word - 1, ++at) {
-                    const int k = lane * 32 + __ffs(word) - 1;
-                    if (at < capacity) lists[at] = {shapes[k].x, shapes[k].y, shapes[k].z, first + k};
-                }
-                total = __shfl_sync(0xffffffffu, inclusive, 31);
-            } else {
-                total = __reduce_add_sync(0xffffffffu, n);
-            }
-            if (lane == 0) running[b] += total;  // only this warp touches bin b
-        }
-        __syncthreads();
-    }
-    if (!kEmit && t < bins) counts[t * gridDim.x + blockIdx.x] = static_cast<int>(running[t]);
-}
-
+// Per bin, how many entries the block's circles (chunks_per_block chunks of CHUNK from
+// blockIdx.x * chunks_per_block * CHUNK) make, into counts[bin * gridDim.x + block]. Counts need
+// no order, so shared counters take the place of the emitting pass's bit masks.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     count_bin_entries(const float* position, const float* radius, int count, int width, int height,
                       int bin_size, int bins_x, int bins, int chunks_per_block, int* counts) {
-    bin_pass<false>(position, radius, count, width, height, bin_size, bins_x, bins, chunks_per_block,
-                    counts, nullptr, nullptr, nullptr, nullptr, 0, nullptr);
+    __shared__ int entries[MAX_BINS];
+    const int t = threadIdx.x;
+    if (t < bins) entries[t] = 0;
+    __syncthreads();
+    const int first = blockIdx.x * chunks_per_block * CHUNK;
+    const int end = min(first + chunks_per_block * CHUNK, count);
+    for (int i = first + t; i < end; i += CHUNK)
+        for_each_bin(position[3 * i], position[3 * i + 1], radius[i], width, height, bin_size, bins_x,
+                     [&](int bin) { atomicAdd(&entries[bin], 1); });
+    __syncthreads();
+    if (t < bins) counts[t * gridDim.x + blockIdx.x] = entries[t];
 }
 
 // A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
@@ -153,13 +104,55 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     if (t == 0) bin_total[b] = total;
 }
 
+// The block's entries, in list order, from the same chunks as count_bin_entries (positions at or
+// past `capacity` are dropped; the blend kernel then ignores the lists). Inside a chunk, circle
+// k marks bit (k % 32) of word (k / 32) of each bin it touches in a shared mask, and a warp per
+// bin reads the bin's words in order.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
                      int bin_size, int bins_x, int bins, int chunks_per_block,
                      const long long* within, const long long* bin_total, long long* bin_start,
                      long long* entries_seen, long long capacity, BinEntry* lists) {
-    bin_pass<true>(position, radius, count, width, height, bin_size, bins_x, bins, chunks_per_block,
-                   nullptr, within, bin_total, bin_start, entries_seen, capacity, lists);
+    __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
+    __shared__ long long running[MAX_BINS];  // the bin's next position in the lists
+    __shared__ float3 shapes[CHUNK];         // the chunk's (x, y, r), for its entries
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    first_entries(bins, within, bin_total, bin_start, entries_seen, running);
+    for (int k = t; k < bins * CHUNK_WORDS; k += CHUNK) mask[k] = 0;
+    __syncthreads();
+    const unsigned bit = 1u << lane;
+    for (int c = 0; c < chunks_per_block; ++c) {
+        const int first = (blockIdx.x * chunks_per_block + c) * CHUNK;
+        if (first >= count) break;
+        if (first + t < count) {
+            const float3 shape = make_float3(position[3 * (first + t)], position[3 * (first + t) + 1],
+                                             radius[first + t]);
+            shapes[t] = shape;
+            for_each_bin(shape.x, shape.y, shape.z, width, height, bin_size, bins_x,
+                         [&](int bin) { atomicOr(&mask[bin * CHUNK_WORDS + warp], bit); });
+        }
+        __syncthreads();
+        // Each word is cleared as it is read, ready for the next chunk.
+        for (int b = warp; b < bins; b += CHUNK / 32) {
+            unsigned word = mask[b * CHUNK_WORDS + lane];
+            mask[b * CHUNK_WORDS + lane] = 0;
+            const int n = __popc(word);
+            int inclusive = n;
+            for (int offset = 1; offset < 32; offset <<= 1) {
+                const int left = __shfl_up_sync(0xffffffffu, inclusive, offset);
+                if (lane >= offset) inclusive += left;
+            }
+            long long at = running[b] + inclusive - n;
+            for (; word; word &= word - 1, ++at) {
+                const int k = lane * 32 + __ffs(word) - 1;
+                if (at < capacity) lists[at] = {shapes[k].x, shapes[k].y, shapes[k].z, first + k};
+            }
+            // Every lane has read running[b] once all reach this shuffle; only this warp touches bin b.
+            const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+            if (lane == 0) running[b] += total;
+        }
+        __syncthreads();
+    }
 }
 
 // ---- Blending -----------------------------------------------------------------------------
