@@ -233,14 +233,23 @@ __device__ __forceinline__ void blend_hit(const Staged& c, bool covers, float px
 
 #endif
 
-// A staged circle read into registers here, on every path: left to itself the compiler sinks the
-// paint's load into each pixel's conditional blend, where its latency is exposed once per pixel.
-__device__ __forceinline__ float4 load_now(const float4* shared) {
+// A staged circle's half at shared address `at`, read into registers here, on every path: left
+// to itself the compiler sinks the paint's load into each pixel's conditional blend, where its
+// latency is exposed once per pixel.
+__device__ __forceinline__ float4 load_now(unsigned at) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "r"(static_cast<unsigned>(__cvta_generic_to_shared(shared))));
+                 : "r"(at));
     return v;
+}
+
+// The number of leading zero bits of a nonzero word in one instruction (__clz takes two, as it
+// must also handle 0).
+__device__ __forceinline__ int leading_zeros(unsigned word) {
+    int n;
+    asm("bfind.shiftamt.u32 %0, %1;" : "=r"(n) : "r"(word));
+    return n;
 }
 
 // The staged circles [0, staged), in order, over this thread's column of pixels. Each warp tests
@@ -255,11 +264,16 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
             touches = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, region);
             covers = !SNOWFLAKE && disc_covers_span(c.shape.x, c.shape.y, c.shape.w, span);
         }
-        const unsigned covering = __ballot_sync(0xffffffffu, covers);
-        for (unsigned hits = __ballot_sync(0xffffffffu, touches); hits; hits &= hits - 1) {
-            const int j = __ffs(hits) - 1;
-            const Staged c = {load_now(&circles[group + j].shape), load_now(&circles[group + j].paint)};
-            blend_hit(c, covering >> j & 1, px, py, pixel);
+        // Ballots reversed, so that lane j is bit 31 - j: finding the next lane is one instruction.
+        const unsigned covering = __brev(__ballot_sync(0xffffffffu, covers));
+        const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
+        for (unsigned rest = __brev(__ballot_sync(0xffffffffu, touches)); rest;) {
+            const int j = leading_zeros(rest);
+            const unsigned lane_bit = 0x80000000u >> j;
+            rest ^= lane_bit;
+            const unsigned at = batch + j * static_cast<unsigned>(sizeof(Staged));
+            const Staged c = {load_now(at), load_now(at + sizeof(float4))};
+            blend_hit(c, covering & lane_bit, px, py, pixel);
         }
     }
 }
