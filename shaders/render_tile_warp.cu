@@ -9,11 +9,11 @@
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
 // bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin,
-// emit_bin_entries writes the lists. Inside a block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32)
-// of each bin it touches in shared memory, so every bin's bits read in word order are its circles
-// in index order: the lists come out sorted by circle, as blending needs. An entry carries the
-// circle's x, y and r beside its index, so staging reads each candidate with one coalesced load
-// instead of an index and dependent gathers.
+// emit_bin_entries writes the lists. There, inside a block, a 1024-circle chunk marks bit
+// (circle % 32) of word (circle / 32 % 32) of each bin it touches in shared memory, so every
+// bin's bits read in word order are its circles in index order: the lists come out sorted by
+// circle, as blending needs. An entry carries the circle's x, y and r beside its index, so
+// staging reads each candidate with one coalesced load instead of an index and dependent gathers.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
 // premultiplied color passes render.cuda_renderer.fused_blend_is_exact).
