@@ -8,6 +8,16 @@
 #define SCAN_BLELLOCH 1
 #define SCAN_WARP 2
 
+// The inclusive sum of `value` over lanes 0..lane of a full warp, by shuffles.
+template <typename T>
+__device__ __forceinline__ T warp_inclusive_sum(T value, int lane) {
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const T left = __shfl_up_sync(0xffffffffu, value, offset);
+        if (lane >= offset) value += left;
+    }
+    return value;
+}
+
 // log2(BLOCK) steps of "add the value `offset` to the left", double-buffered: O(n log n) adds.
 template <int BLOCK>
 __device__ __forceinline__ int scan_hillis_steele(int flag, int t, int* scratch, int& total) {
@@ -67,11 +77,7 @@ __device__ __forceinline__ int scan_warp_ballot(int flag, int t, int* scratch, i
     __syncthreads();
     if (warp == 0) {
         const int count = lane < kWarps ? scratch[lane] : 0;
-        int inclusive = count;
-        for (int offset = 1; offset < 32; offset <<= 1) {
-            const int left = __shfl_up_sync(0xffffffffu, inclusive, offset);
-            if (lane >= offset) inclusive += left;
-        }
+        const int inclusive = warp_inclusive_sum(count, lane);
         scratch[32 + lane] = inclusive - count;
         if (lane == 31) scratch[64] = inclusive;
     }
@@ -96,20 +102,12 @@ __device__ __forceinline__ T block_exclusive_sum(T value, int t, T* warp_sums, T
     constexpr int kWarps = BLOCK / 32;
     const int lane = t & 31;
     const int warp = t >> 5;
-    T inclusive = value;
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        const T left = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += left;
-    }
+    const T inclusive = warp_inclusive_sum(value, lane);
     if (lane == 31) warp_sums[warp] = inclusive;
     __syncthreads();
     if (warp == 0) {
         const T sum = lane < kWarps ? warp_sums[lane] : T(0);
-        T before = sum;
-        for (int offset = 1; offset < 32; offset <<= 1) {
-            const T left = __shfl_up_sync(0xffffffffu, before, offset);
-            if (lane >= offset) before += left;
-        }
+        const T before = warp_inclusive_sum(sum, lane);
         if (lane < kWarps) warp_sums[lane] = before - sum;
         if (lane == 31) warp_sums[32] = before;
     }

@@ -137,11 +137,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
             unsigned word = mask[b * CHUNK_WORDS + lane];
             mask[b * CHUNK_WORDS + lane] = 0;
             const int n = __popc(word);
-            int inclusive = n;
-            for (int offset = 1; offset < 32; offset <<= 1) {
-                const int left = __shfl_up_sync(0xffffffffu, inclusive, offset);
-                if (lane >= offset) inclusive += left;
-            }
+            const int inclusive = warp_inclusive_sum(n, lane);
             long long at = running[b] + inclusive - n;
             for (; word; word &= word - 1, ++at) {
                 const int k = lane * 32 + __ffs(word) - 1;
