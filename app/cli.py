@@ -1,66 +1,108 @@
 """The command line: ``render``, ``check``, ``bench``, ``gui`` and ``scene save``.
 
-Every user error exits with code 2 and one line ``error: ...`` on stderr, after the command's usage
-when the arguments are what is wrong; a failed check exits 1.
+Exit codes: 0 success; 1 a check found differences, or a runtime failure (an output could not be
+written, standard output closed or full, out of host memory); 2 bad arguments or input, with the
+command's usage when the arguments are what is wrong; 128 + N when stopped by signal N (130 for
+Ctrl-C). A stopped or failed command leaves no partial or temporary file behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 
 from app.cli_spheres import SphereUsageError
-from app.outputs import OutputRefused, claim_outputs
+from app.outputs import OutputRefused, claim_outputs, output_name, writes_to_stdout
+from render import limits
 from render.base import RendererUnavailable, render_frame
 from render.gpu import gpu_problem
-from render.image_io import ExportError, write_png, write_raw, write_text_file
+from render.image_io import write_png, write_raw, write_text_file
 from render.sphere_shading import VIEWS
 from render.variants import VARIANT_NAMES, UnknownVariantError, checked_variants
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
-from scenes.files import SceneFileError, is_scene_file, save_scene
+from scenes.files import SCENE_SUFFIXES, SceneFileError, save_scene
 from scenes.lookup import scene_loader, sphere_scene_loader
 from scenes.model import CircleScene
+from scenes.safe_write import OutputError
 from scenes.spheres import UnknownSphereSceneError
 
-MAX_SIZE = 16384
 RENDERERS = ("circles", "spheres")
 OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
+RULES = """\
+outputs: an existing file is replaced only with --overwrite or after a yes at the terminal, and a file
+that appears while the command works is never replaced without that; files are written whole or not
+at all. '-', /dev/stdout, a FIFO or /dev/null is written into as a stream; folders, sockets and
+devices are refused. Scene names: a built-in name is the built-in scene unless it has a path
+separator or a suffix (./rand10k, rand10k.npz are files).
+
+exit codes: 0 done; 1 a check found differences or a runtime failure (a file could not be written,
+standard output closed or full, out of memory); 2 bad arguments or input; 128+N stopped by signal N."""
+# Where each command's output files are, so that messages move to stderr when one of them is stdout.
+_OUTPUT_OPTIONS = ("out", "raw", "json", "chart", "screenshot", "stats", "file")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's own help printer swallows write errors; this one lets a closed or full standard
+    output be reported like any other."""
+
+    def print_help(self, file=None) -> None:
+        (file or sys.stdout).write(self.format_help())
 
 
 class UsageError(Exception):
     """Bad arguments: printed after the command's usage, exit code 2."""
 
 
-def _size(text: str) -> int:
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: unwinds like Ctrl-C, so every write in progress cleans up."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _within(limit: limits.Limit) -> Callable[[str], int | float]:
+    """An argparse type reading a number in ``limit``'s range (render/limits.py)."""
+
+    def parse(text: str):
+        try:
+            value = int(text) if limit.integer else float(text)
+        except ValueError:
+            kind = "an integer" if limit.integer else "a number"
+            raise argparse.ArgumentTypeError(f"{limit.name} must be {kind} in {limit.text()}, got {text!r}") from None
+        try:
+            return limit.check(value)
+        except limits.OutOfRange as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    width, _, height = text.lower().partition("x")
     try:
-        value = int(text)
+        size = (int(width), int(height))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"size must be an integer, got {text!r}") from None
-    if not 1 <= value <= MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"size must be between 1 and {MAX_SIZE}, got {value}")
-    return value
+        raise argparse.ArgumentTypeError(f"window size must be WxH, e.g. 1280x800, got {text!r}") from None
+    if not all(limits.WINDOW_SIDE.contains(side) for side in size):
+        raise argparse.ArgumentTypeError(f"window size must be {limits.WINDOW_SIDE.text()} each way, got {text!r}")
+    return size
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a value >= 0, got {value}")
-    return value
-
-
-def _unit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a value in 0..1, got {text}")
-    return value
+def _frame_of(scene: CircleScene, frame: int) -> int:
+    """``frame`` once it is known to be affordable for ``scene`` (static scenes need no advances)."""
+    if scene.animation != "none" and not limits.ANIMATED_FRAME.contains(frame):
+        raise UsageError(
+            f"--frame {frame}: {scene.name} is animated, and frame k costs k + 1 animation steps; "
+            f"the {limits.ANIMATED_FRAME.name} must be in {limits.ANIMATED_FRAME.text()}"
+        )
+    return frame
 
 
 def _spheres_only(args: argparse.Namespace, names: tuple[str, ...]) -> None:
@@ -68,13 +110,6 @@ def _spheres_only(args: argparse.Namespace, names: tuple[str, ...]) -> None:
     given = [f"--{name}" for name in names if getattr(args, name, None) is not None]
     if given:
         raise UsageError(f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to --renderer spheres")
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("expected a value >= 1, got 0")
-    return value
 
 
 def _variants(names: list[str] | None, renderer: str = "circles") -> list[str]:
@@ -93,10 +128,8 @@ def choose_backend(requested: str | None) -> str:
     problem = gpu_problem()
     if requested == "cuda" and problem:
         raise RendererUnavailable(f"--backend cuda needs a CUDA GPU: {problem}")
-    if requested:
-        return requested
-    if problem:
-        _note(f"backend: cpu (reference renderer; {problem})")
+    if requested == "cpu" or problem:
+        _note("backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")"))
         return "cpu"
     from render.gpu import gpu_name
 
@@ -116,8 +149,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     variant = args.variant or "auto"
     _variants([variant])
     scene = make_scene()
-    out = args.out or (None if args.raw else f"{scene.name}_{args.frame:04d}.png")
-    claim_outputs([out, args.raw], args.overwrite)
+    frame = _frame_of(scene, args.frame)
+    out = args.out or (None if args.raw else f"{scene.name}_{frame:04d}.png")
+    replaceable = claim_outputs([out, args.raw], args.overwrite)
     backend = choose_backend(args.backend)
     if backend == "cuda":
         from render.cuda_renderer import CudaRenderer
@@ -128,16 +162,16 @@ def cmd_render(args: argparse.Namespace) -> int:
 
         renderer = ReferenceRenderer()
     renderer.load(scene, args.size, args.size)
-    image = render_frame(renderer, args.frame)
+    image = render_frame(renderer, frame)
     label = getattr(renderer, "resolved", None)
     outputs = []
     if out:
-        outputs.append(write_png(image, out))
+        outputs.append(write_png(image, out, out in replaceable))
     if args.raw:
-        outputs.append(write_raw(image, args.raw))
+        outputs.append(write_raw(image, args.raw, args.raw in replaceable))
     used = f"{backend}" + (f" {label.label()}" if label else "")
     for path in outputs:
-        print(f"wrote {path} ({scene.name}, {args.size}x{args.size}, frame {args.frame}, {used})")
+        print(f"wrote {path} ({scene.name}, {args.size}x{args.size}, frame {frame}, {used})")
     return 0
 
 
@@ -197,13 +231,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.renderer == "spheres":
         from app.cli_spheres import bench_spheres, check_bench_arguments
 
-        check_bench_arguments(args)
+        replaceable = check_bench_arguments(args)
         _require_gpu("bench")
-        return bench_spheres(args, _progress_bar)
+        return bench_spheres(args, _progress_bar, replaceable)
     _spheres_only(args, ("counts", "sizes", "view", "chart"))
     scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)
     variants = _variants(args.variants)
-    claim_outputs([args.json], args.overwrite)
+    replaceable = claim_outputs([args.json], args.overwrite)
     _require_gpu("bench")
     from render.bench import BEST_PEER_MS, run_bench
     from render.gpu import gpu_name
@@ -236,7 +270,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "runs": args.runs,
             "rows": [dict(row.__dict__, floor_ratio=row.floor_ratio) for row in rows],
         }
-        write_text_file(json.dumps(payload, indent=2), args.json)
+        write_text_file(json.dumps(payload, indent=2), args.json, args.json in replaceable)
         print(f"wrote {args.json}")
     return 0
 
@@ -244,39 +278,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_scene_save(args: argparse.Namespace) -> int:
     if args.name not in SCENE_NAMES:
         raise UsageError(f"unknown scene {args.name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}")
-    if not is_scene_file(args.file):
-        raise UsageError(f"{args.file}: scene files end in .npz or .json")
-    claim_outputs([args.file], args.overwrite)
+    replaceable = claim_outputs([args.file], args.overwrite)
     scene = build_scene(args.name, args.seed)
     if args.frame is not None:
         from scenes.animation import advance
 
-        for _ in range(args.frame + 1):
+        for _ in range(_frame_of(scene, args.frame) + 1 if scene.animation != "none" else 0):
             advance(scene)
-    try:
-        path = save_scene(scene, args.file)
-    except OSError as error:
-        raise ExportError(f"cannot write {args.file}: {error.strerror or error}") from None
+    path = save_scene(scene, args.file, args.file in replaceable)
     print(f"wrote {path} ({args.name}, {scene.count} circles)")
     return 0
-
-
-def _gui_size(text: str) -> int:
-    value = _size(text)
-    if not 256 <= value <= 4096:
-        raise argparse.ArgumentTypeError(f"the app renders at 256..4096, got {value}")
-    return value
-
-
-def _window_size(text: str) -> tuple[int, int]:
-    width, _, height = text.lower().partition("x")
-    try:
-        size = (int(width), int(height))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"window size must be WxH, e.g. 1280x800, got {text!r}") from None
-    if min(size) < 200 or max(size) > 16384:
-        raise argparse.ArgumentTypeError(f"window size must be 200..16384 each way, got {text!r}")
-    return size
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
@@ -291,7 +302,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
         _variants([args.variant], renderer or "circles")
     if args.backend == "cuda":
         choose_backend("cuda")
-    claim_outputs([args.screenshot, args.stats], args.overwrite)
+    replaceable = claim_outputs([args.screenshot, args.stats], args.overwrite)
     if args.scene and renderer == "circles":
         scene_loader(args.scene, 0)
     elif args.scene:
@@ -312,105 +323,173 @@ def cmd_gui(args: argparse.Namespace) -> int:
         vsync=None if args.vsync is None else args.vsync == "on",
         force_host_copy=True if args.host_copy else None,
         stats=args.stats,
+        replaceable=replaceable,
     )
     return run_gui(options)
 
 
+def _subcommand(sub, name: str, help: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    parser = sub.add_parser(
+        name, help=help, description=help, epilog=RULES, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.set_defaults(run=run, usage=parser.format_usage)
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="main.py",
         description="rasterlab: explore GPU circle-rendering kernels (CS149 assignment 3 scenes).",
+        epilog=RULES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    size, seed = _within(limits.RENDER_SIZE), _within(limits.SEED)
+    png, json_file = output_name(".png"), output_name(".json")
 
-    render = sub.add_parser("render", help="render one frame of a scene to PNG and/or raw float32")
+    render = _subcommand(sub, "render", "render one frame of a scene to PNG and/or raw float32", cmd_render)
     render.add_argument(
         "--scene",
         required=True,
         help=f"built-in scene ({', '.join(SCENE_NAMES)}; spheres: classic, random) or a .npz/.json file",
     )
     render.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
-    render.add_argument("--count", type=_non_negative, help="spheres: how many (classic 20, random 1024)")
-    render.add_argument("--size", type=_size, default=1024, help="image width and height (default 1024)")
-    render.add_argument("--seed", type=_non_negative, help="scene seed (default 0; spheres classic: 1)")
-    render.add_argument("--frame", type=_non_negative, default=0, help="frame k, rendered after k+1 advances")
+    render.add_argument(
+        "--count",
+        type=_within(limits.SPHERE_COUNT),
+        help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
+    )
+    render.add_argument("--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()}")
+    render.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
+    render.add_argument(
+        "--frame",
+        type=_within(limits.FRAME),
+        default=0,
+        help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()})",
+    )
     render.add_argument("--variant", help=f"CUDA variant: {', '.join(VARIANT_NAMES)} (options: name:key=value,...)")
     render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
-    render.add_argument("--out", help="PNG file (default <scene>_<frame>.png when no --raw)")
-    render.add_argument("--raw", help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
+    render.add_argument("--out", type=png, help="PNG file or - (default <scene>_<frame>.png when no --raw)")
+    render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     shaded = render.add_argument_group("spheres, shaded view")
     shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
-    shaded.add_argument("--azimuth", type=float, help="camera degrees around the y axis (default 30)")
-    shaded.add_argument("--elevation", type=float, help="camera degrees above the xz plane, -89..89 (default 20)")
-    shaded.add_argument("--roughness", type=_unit, help="GGX roughness 0..1 (default 0.35; at least 0.05)")
-    shaded.add_argument("--metalness", type=_unit, help="0 dielectric .. 1 metal (default 0)")
-    render.set_defaults(run=cmd_render, usage=render.format_usage)
+    for name, limit, text in (
+        ("azimuth", limits.AZIMUTH, "camera degrees around the y axis (default 30)"),
+        ("elevation", limits.ELEVATION, "camera degrees above the xz plane (default 20)"),
+        ("roughness", limits.ROUGHNESS, "GGX roughness (default 0.35; at least 0.05 is used)"),
+        ("metalness", limits.METALNESS, "0 dielectric .. 1 metal (default 0)"),
+    ):
+        shaded.add_argument(f"--{name}", type=_within(limit), help=f"{text}, {limit.text()}")
 
-    check = sub.add_parser("check", help="compare every CUDA variant with the CPU reference")
+    check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference", cmd_check)
     check.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
     check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
     check.add_argument("--variants", nargs="+", help="default: every variant")
-    check.add_argument("--size", type=_size, default=1024)
-    check.add_argument("--seed", type=_non_negative, default=0)
-    check.add_argument("--frame", type=_non_negative, default=0)
+    check.add_argument("--size", type=size, default=1024)
+    check.add_argument("--seed", type=seed, default=0)
+    check.add_argument("--frame", type=_within(limits.ANIMATED_FRAME), default=0)
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
-    check.set_defaults(run=cmd_check, usage=check.format_usage)
 
-    bench = sub.add_parser("bench", help="time variants with the CS149 protocol and CUDA events")
+    bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events", cmd_bench)
     bench.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
     bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
-    bench.add_argument("--counts", nargs="+", type=_positive, help="spheres: counts (default 20 256 1024 2340 16384)")
-    bench.add_argument("--sizes", nargs="+", type=_size, help="spheres: sizes (default 512 1024 2048)")
+    bench.add_argument(
+        "--counts",
+        nargs="+",
+        type=_within(limits.SPHERE_COUNT),
+        help="spheres: counts (default 20 256 1024 2340 16384)",
+    )
+    bench.add_argument("--sizes", nargs="+", type=size, help="spheres: sizes (default 512 1024 2048)")
     bench.add_argument("--variants", nargs="+", help="default: every variant")
-    bench.add_argument("--size", type=_size, default=1024)
-    bench.add_argument("--seed", type=_non_negative, default=0)
-    bench.add_argument("--frames", type=_positive, default=4)
-    bench.add_argument("--runs", type=_positive, default=3)
-    bench.add_argument("--json", help="also write every figure to this JSON file")
+    bench.add_argument("--size", type=size, default=1024)
+    bench.add_argument("--seed", type=seed, default=0)
+    bench.add_argument("--frames", type=_within(limits.BENCH_FRAMES), default=4)
+    bench.add_argument("--runs", type=_within(limits.BENCH_RUNS), default=3)
+    bench.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
-    bench.add_argument("--chart", help="spheres: also draw the timings as a PNG chart")
+    bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")
     bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    bench.set_defaults(run=cmd_bench, usage=bench.format_usage)
 
-    gui = sub.add_parser("gui", help="run the app's window loop for N frames (tests, docs, screenshots)")
+    gui = _subcommand(sub, "gui", "run the app's window loop for N frames (tests, docs, screenshots)", cmd_gui)
     gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
     gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
-    gui.add_argument("--count", type=_positive, help="spheres: the random scene's count")
+    gui.add_argument(
+        "--count",
+        type=_within(limits.SPHERE_COUNT),
+        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()}",
+    )
     gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded")
     gui.add_argument("--variant", help=f"CUDA variant: {', '.join(VARIANT_NAMES)} (options: name:key=value,...)")
-    gui.add_argument("--size", type=_gui_size, help="render resolution, 256..4096")
-    gui.add_argument("--seed", type=_non_negative)
+    gui.add_argument("--size", type=_within(limits.APP_SIZE), help=f"render resolution, {limits.APP_SIZE.text()}")
+    gui.add_argument("--seed", type=seed, help=limits.SEED.text())
     gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
-    gui.add_argument("--frames", type=_positive, required=True, help="window-loop passes before exiting")
-    gui.add_argument("--screenshot", help="save the window, UI included, as PNG after the last frame")
+    gui.add_argument(
+        "--frames", type=_within(limits.GUI_FRAMES), required=True, help="window-loop passes before exiting"
+    )
+    gui.add_argument("--screenshot", type=png, help="save the window, UI included, as PNG after the last frame")
     gui.add_argument("--window", type=_window_size, help="window size WxH (default: the last one used)")
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
     gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
-    gui.add_argument("--stats", help="write median frame, stage and display-copy times to this JSON file")
+    gui.add_argument("--stats", type=json_file, help="write median frame, stage and display-copy times to this JSON")
     gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    gui.set_defaults(run=cmd_gui, usage=gui.format_usage)
 
     scene = sub.add_parser("scene", help="scene files")
     scene_sub = scene.add_subparsers(dest="scene_command", metavar="ACTION", required=True)
-    save = scene_sub.add_parser("save", help="save a built-in scene to .npz or .json")
+    save = _subcommand(scene_sub, "save", "save a built-in scene to .npz or .json", cmd_scene_save)
     save.add_argument("name", help="built-in scene name")
-    save.add_argument("file", help="output file (.npz or .json)")
-    save.add_argument("--seed", type=_non_negative, default=0)
-    save.add_argument("--frame", type=_non_negative, help="save the state of frame k (after k+1 advances)")
+    save.add_argument(
+        "file", type=output_name(*SCENE_SUFFIXES, streams_need_suffix=True), help="output file (.npz or .json)"
+    )
+    save.add_argument("--seed", type=seed, default=0)
+    save.add_argument("--frame", type=_within(limits.FRAME), help="save the state of frame k (after k+1 advances)")
     save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    save.set_defaults(run=cmd_scene_save, usage=save.format_usage)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        from app.launch import GuiOptions, run_gui
+@contextlib.contextmanager
+def _signals_unwind():
+    """While a command runs, SIGTERM and SIGHUP raise Stopped (once; a second one is ignored while
+    the first unwinds), so the code that removes temporary files runs as it does for Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    names = (signal.SIGTERM, signal.SIGHUP)
 
-        return run_gui(GuiOptions(persist=True))
+    def stop(signum, _frame):
+        for name in names:
+            signal.signal(name, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    previous = {name: signal.signal(name, stop) for name in names}
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(name, handler)
+
+
+def _silence_stdout() -> None:
+    """Point descriptor 1 at /dev/null, so the interpreter's last flush of a closed or full standard
+    output cannot fail again at exit ("Exception ignored ...")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def _flush_stdout() -> str | None:
+    """Flush standard output; the reason when it cannot take the data (closed pipe, full disk)."""
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        _silence_stdout()
+        return error.strerror or str(error)
+    return None
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, with every failure turned into one line and an exit code."""
     try:
         return args.run(args)
     except (
@@ -423,9 +502,52 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(args.usage())
         _note(f"error: {error}")
         return 2
-    except (SceneFileError, RendererUnavailable, ExportError) as error:
+    except (SceneFileError, RendererUnavailable) as error:
         _note(f"error: {error}")
         return 2
+    except OutputError as error:
+        _note(f"error: {error}")
+        return 1
+    except MemoryError:
+        _note(f"error: not enough host memory for this {args.command} (try a smaller size or count)")
+        return 1
+    except OSError as error:
+        # Files are written through scenes.safe_write, which names them; an OSError without a file
+        # name comes from printing to a closed or full standard output.
+        if error.filename is None:
+            _silence_stdout()
+        _note(f"error: cannot write to {error.filename or 'standard output'}: {error.strerror or error}")
+        return 1
     except KeyboardInterrupt:
         _note("interrupted")
         return 130
+    except Stopped as stop:
+        _note(f"stopped by {signal.Signals(stop.signum).name}")
+        return 128 + stop.signum
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        finally:
+            sys.stdout.flush()  # raises here, instead of at exit, after --help
+    except OSError as error:  # --help into a closed or full standard output
+        _silence_stdout()
+        _note(f"error: cannot write to standard output: {error.strerror or error}")
+        return 1
+    if args.command is None:
+        from app.launch import GuiOptions, run_gui
+
+        return run_gui(GuiOptions(persist=True))
+    to_stdout = any(writes_to_stdout(getattr(args, name, None)) for name in _OUTPUT_OPTIONS)
+    # With a file going to standard output, every message goes to stderr instead.
+    messages = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
+    with _signals_unwind(), messages:
+        code = _run(args)
+    broken = _flush_stdout()
+    if broken:
+        _note(f"error: cannot write to standard output: {broken}")
+        return 1
+    return code

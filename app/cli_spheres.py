@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -13,9 +12,8 @@ from app.outputs import claim_outputs
 from render.image_io import write_png_rgb8, write_raw_top_down, write_text_file
 from render.sphere_shading import ShadeSettings, reference_image
 from render.variants import UnknownVariantError, checked_variants
-from scenes.files import is_scene_file
-from scenes.lookup import sphere_scene_loader
-from scenes.spheres import SphereScene, build_sphere_scene, random_spheres
+from scenes.lookup import names_a_file, sphere_scene_loader
+from scenes.spheres import SPHERE_SCENES, SphereScene, build_sphere_scene, random_spheres
 
 CHECK_COUNTS = (1, 20, 256, 2340, 3000)  # 3000: past constant memory, so that row says why
 
@@ -25,7 +23,7 @@ class SphereUsageError(ValueError):
 
 
 def sphere_scene(name_or_file: str, count: int | None, seed: int | None) -> SphereScene:
-    if count is not None and (is_scene_file(name_or_file) or Path(name_or_file).exists()):
+    if count is not None and names_a_file(name_or_file, SPHERE_SCENES):
         raise SphereUsageError("--count applies to the built-in sphere scenes, not to a scene file")
     return sphere_scene_loader(name_or_file, count, seed)()
 
@@ -59,10 +57,10 @@ def render_spheres(args: argparse.Namespace, choose_backend) -> int:
     scene = sphere_scene(args.scene, args.count, args.seed)
     suffix = "spheres" if view == "classic" else "shaded"
     out = args.out or (None if args.raw else f"{scene.name}_{suffix}.png")
-    claim_outputs([out, args.raw], args.overwrite)
-    backend = choose_backend(args.backend)
-    if args.variant and backend == "cpu":
+    replaceable = claim_outputs([out, args.raw], args.overwrite)
+    if args.variant and args.backend == "cpu":
         raise SphereUsageError("--variant applies to the cuda backend; the cpu backend is the reference")
+    backend = choose_backend(args.backend)
     if backend == "cuda":
         from render.spheres_cuda import MAX_CONSTANT_SPHERES, SphereCudaRenderer
 
@@ -79,9 +77,10 @@ def render_spheres(args: argparse.Namespace, choose_backend) -> int:
     top_down = np.ascontiguousarray(image[::-1])
     outputs = []
     if out:
-        outputs.append(write_png_rgb8(top_down[..., :3], out))
+        outputs.append(write_png_rgb8(top_down[..., :3], out, out in replaceable))
     if args.raw:
-        outputs.append(write_raw_top_down(top_down.astype(np.float32) / np.float32(255), args.raw))
+        raw = top_down.astype(np.float32) / np.float32(255)
+        outputs.append(write_raw_top_down(raw, args.raw, args.raw in replaceable))
     for path in outputs:
         print(f"wrote {path} ({scene.name}, {scene.count} spheres, {view}, {args.size}x{args.size}, {used})")
     return 0
@@ -113,13 +112,14 @@ def check_spheres(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def check_bench_arguments(args: argparse.Namespace) -> None:
-    """Reject bad variants and outputs before a bench that may run for minutes."""
+def check_bench_arguments(args: argparse.Namespace) -> frozenset[str]:
+    """Reject bad variants and outputs before a bench that may run for minutes; returns the
+    outputs the user allowed to be replaced."""
     sphere_variants(args.variants)
-    claim_outputs([args.json, args.chart], args.overwrite)
+    return claim_outputs([args.json, args.chart], args.overwrite)
 
 
-def bench_spheres(args: argparse.Namespace, progress) -> int:
+def bench_spheres(args: argparse.Namespace, progress, replaceable: frozenset[str]) -> int:
     from render.gpu import gpu_name
     from render.sphere_tasks import BENCH_COUNTS, BENCH_SIZES, TIMED_LAUNCHES, run_sphere_bench
 
@@ -140,11 +140,11 @@ def bench_spheres(args: argparse.Namespace, progress) -> int:
             print(f"{count:>7} {size:>5} " + " ".join(cells))
     if args.json:
         payload = {"gpu": gpu_name(), "view": view, "seed": args.seed, "launches": TIMED_LAUNCHES, "rows": rows}
-        write_text_file(json.dumps(payload, indent=2), args.json)
+        write_text_file(json.dumps(payload, indent=2), args.json, args.json in replaceable)
         print(f"wrote {args.json}")
     if args.chart:
         from render.chart import sphere_bench_chart
 
         title = f"{gpu_name()}: sphere tracer, {view} view, median kernel time (CUDA events), seed {args.seed}"
-        print(f"wrote {sphere_bench_chart(rows, args.chart, title)}")
+        print(f"wrote {sphere_bench_chart(rows, args.chart, title, args.chart in replaceable)}")
     return 0

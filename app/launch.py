@@ -32,6 +32,7 @@ class GuiOptions:
     vsync: bool | None = None
     force_host_copy: bool | None = None
     stats: str | None = None  # JSON file for the frame-time medians
+    replaceable: frozenset[str] = frozenset()  # outputs the user allowed to be replaced
     persist: bool = False  # save settings on exit (the interactive app only)
 
 
@@ -69,6 +70,24 @@ def _apply(settings: Settings, options: GuiOptions) -> None:
         settings.window_width, settings.window_height = options.window
 
 
+def _start_session(settings: Settings, options: GuiOptions):
+    """The app's session; None, after saying why, when the scene named on the command line did not
+    open (running the built-in scene in its place would pass for the one asked for)."""
+    from app.session import Session
+
+    session = Session(settings, options.backend)
+    if session.backend_note:
+        _say(f"note: {session.backend_note}")
+    if session.start_problem is None:
+        return session
+    if options.scene is None:
+        _say(f"warning: {session.status}")
+        return session
+    _say(f"error: {session.start_problem}")
+    session.close()
+    return None
+
+
 def run_gui(options: GuiOptions) -> int:
     """Open the app, run it, close it; returns the process exit code."""
     if options.headless:
@@ -91,18 +110,20 @@ def run_gui(options: GuiOptions) -> int:
     except NoDisplay as error:
         _say(f"error: {error}. {NO_DISPLAY_HELP if not options.headless else ''}".rstrip())
         return 2
-    from app.session import Session
     from app.window import App
 
-    session = Session(settings, options.backend)
-    if session.backend_note:
-        _say(f"note: {session.backend_note}")
+    session = _start_session(settings, options)
+    if session is None:
+        surface.close()
+        return 2
     app = App(surface, session)
+    if app.config_warning:
+        _say(f"warning: {app.config_warning}")
     try:
-        app.run(options.frames, options.screenshot)
+        app.run(options.frames, options.screenshot, options.screenshot in options.replaceable)
         if options.stats:
-            write_text_file(json.dumps(app.stats(), indent=2), options.stats)
-        if options.persist:
+            write_text_file(json.dumps(app.stats(), indent=2), options.stats, options.stats in options.replaceable)
+        if options.persist and app.config_folder is not None:
             settings.window_width, settings.window_height = surface.window_size()
             problem = save_settings(settings)
             if problem:

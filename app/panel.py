@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from app.settings import MAX_SIZE, MAX_SPHERES, MIN_SIZE
+from render.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.sphere_shading import VIEWS
 from render.variants import REGISTRIES
 from scenes.builtin import SCENE_NAMES
@@ -35,6 +35,15 @@ GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
 BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)
 
 
+def seed_from_text(text: str) -> int | str:
+    """The typed seed as an integer, or the text itself when it is none (the session refuses that,
+    quoting it); typed as text because ImGui's integer input would wrap a seed past 2^31."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def moving_average(values: np.ndarray, window: int) -> np.ndarray:
     """Trailing mean of float ``values`` (N,) over up to ``window`` samples; same shape."""
     sums = np.cumsum(np.concatenate([[0.0], values]))
@@ -50,6 +59,8 @@ class Panel:
         self.open_path = ""
         self.size_edit = app.session.settings.size
         self.count_edit = app.session.settings.sphere_count
+        self.seed_edit = ""
+        self.seed_editing = False  # whether the seed input was active in the last frame
 
     # -- keyboard ----------------------------------------------------------------------------
 
@@ -131,14 +142,14 @@ class Panel:
         if session.kind == "spheres":
             self._sphere_scene()
         else:
-            changed, seed = imgui.input_int("seed", settings.seed)
-            if changed:
-                session.set_seed(seed)
+            self._seed("seed")
         changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
         if changed:
             settings.fit_to_window = fit
         imgui.begin_disabled(settings.fit_to_window)
-        _, self.size_edit = imgui.slider_int("resolution", self.size_edit, MIN_SIZE, MAX_SIZE, "%d px")
+        _, self.size_edit = imgui.slider_int(
+            "resolution", self.size_edit, APP_SIZE.low, APP_SIZE.high, "%d px", imgui.SliderFlags_.always_clamp
+        )
         if imgui.is_item_deactivated_after_edit():
             session.set_size(self.size_edit)
         imgui.end_disabled()
@@ -148,16 +159,16 @@ class Panel:
     def _sphere_scene(self) -> None:
         session, settings = self.app.session, self.app.session.settings
         imgui.begin_disabled(session.scene_name != "random")
+        # Clamping also covers a count typed after a ctrl+click, which a plain slider takes unchecked.
+        flags = imgui.SliderFlags_.logarithmic | imgui.SliderFlags_.always_clamp
         _, self.count_edit = imgui.slider_int(
-            "spheres", self.count_edit, 1, MAX_SPHERES, "%d", imgui.SliderFlags_.logarithmic
+            "spheres", self.count_edit, SPHERE_COUNT.low, SPHERE_COUNT.high, "%d", flags
         )
         if imgui.is_item_deactivated_after_edit():
             session.set_sphere_count(self.count_edit)
         if not imgui.is_item_active():
             self.count_edit = settings.sphere_count
-        changed, seed = imgui.input_int("seed", settings.sphere_seed)
-        if changed:
-            session.set_seed(seed)
+        self._seed("sphere_seed")
         imgui.end_disabled()
         if session.scene_name == "classic":
             imgui.text_disabled("classic: the book's 20 spheres, glibc rand() seed 1")
@@ -168,13 +179,24 @@ class Panel:
         imgui.text_disabled("view")
         if settings.sphere_view != "shaded":
             return
-        for key in ("roughness", "metalness"):
-            changed, value = imgui.slider_float(key, getattr(settings, key), 0.0, 1.0, "%.2f")
+        for key, limit in (("roughness", ROUGHNESS), ("metalness", METALNESS)):
+            flags = imgui.SliderFlags_.always_clamp
+            changed, value = imgui.slider_float(key, getattr(settings, key), limit.low, limit.high, "%.2f", flags)
             if changed:
                 session.set_material(**{key: value})
         imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(imgui.Col_.text_disabled))
         imgui.text_wrapped("Drag the picture to orbit the camera; Play turns it.")
         imgui.pop_style_color()
+
+    def _seed(self, field: str) -> None:
+        """The seed input for the settings ``field``; applied when the edit ends (Enter or focus
+        lost), and a refused seed leaves the status line saying why."""
+        if not self.seed_editing:
+            self.seed_edit = str(getattr(self.app.session.settings, field))
+        _, self.seed_edit = imgui.input_text("seed", self.seed_edit, imgui.InputTextFlags_.chars_decimal)
+        if imgui.is_item_deactivated_after_edit():
+            self.app.session.set_seed(seed_from_text(self.seed_edit))
+        self.seed_editing = imgui.is_item_active()
 
     def _open_file_popup(self) -> None:
         if imgui.begin_popup_modal("Open scene file", None, imgui.WindowFlags_.always_auto_resize)[0]:

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from app.settings import MAX_SIZE, MIN_SIZE, Settings
+from app.settings import Settings
 from render.base import CircleRenderer, RendererUnavailable, render_frame
 from render.compare import compare_images
 from render.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
-from render.image_io import ExportError, write_png
+from render.image_io import png_encoder, to_rgb8
+from render.limits import APP_SIZE, ELEVATION, METALNESS, ROUGHNESS, SEED, SPHERE_COUNT, Limit, OutOfRange
 from render.reference import ReferenceRenderer, estimated_seconds
 from render.sphere_shading import VIEWS, ShadeSettings
 from render.sphere_view import SphereView, sphere_seconds
@@ -31,12 +32,14 @@ from scenes.builtin import UnknownSceneError
 from scenes.files import SceneFileError
 from scenes.lookup import scene_loader, sphere_scene_loader
 from scenes.model import CircleScene
+from scenes.safe_write import OutputError, write_new_file
 from scenes.spheres import SphereScene, UnknownSphereSceneError
 
 HISTORY_FRAMES = 300
 CPU_WARN_SECONDS = 3.0  # a CPU frame slower than this asks before it starts
 CHECK_MAX_SIZE = 512  # "check against reference" renders both sides at most this large
 
+# The errors whose message names the scene and says what is wrong with it.
 _SCENE_ERRORS = (UnknownSceneError, UnknownSphereSceneError, SceneFileError, RendererUnavailable, OSError)
 # The settings fields that each renderer kind keeps for itself.
 _FIELDS = {
@@ -111,9 +114,19 @@ class Session:
         self._check_job: concurrent.futures.Future | None = None
         self._dirty = True
         self.variant = self._valid_variant(self._setting("variant"))
+        self.start_problem: str | None = None  # why the remembered (or asked for) scene did not open
+        if not self.select_scene(self.scene_name, confirmed=True):
+            self.start_problem = self.status
+            self._fall_back_to_the_built_in_scene(self.start_problem)
+
+    def _fall_back_to_the_built_in_scene(self, problem: str) -> bool:
+        """Show the kind's default scene when the remembered one (a file moved or broken since) did
+        not open, with a status line saying so; False when that fails too."""
         default = getattr(Settings, _FIELDS[self.kind]["scene"])
-        if not self.select_scene(self.scene_name, confirmed=True) and self.scene_name != default:
-            self.select_scene(default, confirmed=True)
+        if self.scene_name == default or not self.select_scene(default, confirmed=True):
+            return False
+        self.status = f"{problem}; showing the built-in scene {default} instead"
+        return True
 
     # -- choosing what to render --------------------------------------------------------------
 
@@ -155,7 +168,7 @@ class Session:
         previous = (self.settings.renderer, self.variant)
         self.settings.renderer = kind
         self.variant = self._valid_variant(self._setting("variant"))
-        if self.select_scene(self.scene_name, confirmed=True):
+        if self.select_scene(self.scene_name, confirmed=True) or self._fall_back_to_the_built_in_scene(self.status):
             return True
         self.settings.renderer, self.variant = previous
         return False
@@ -180,8 +193,8 @@ class Session:
         """
         try:
             scene = self._make_scene(name_or_file)
-        except _SCENE_ERRORS as error:
-            self.status = f"cannot open scene: {error}"
+        except Exception as error:  # any file may be given: whatever breaks, the shown scene stays
+            self.status = self._scene_problem(name_or_file, error)
             return False
         if self.backend == "cpu" and not confirmed:
             seconds = self._cpu_seconds(scene)
@@ -195,20 +208,41 @@ class Session:
         self.playing = False
         return True
 
+    @staticmethod
+    def _scene_problem(name_or_file: str, error: Exception) -> str:
+        """The status line for a scene that could not be made; an unexpected error is named by type
+        (a MemoryError says nothing else)."""
+        if isinstance(error, _SCENE_ERRORS):
+            return f"cannot open scene: {error}"
+        detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        return f"cannot open scene {name_or_file}: {detail}"
+
+    def _refuses(self, limit: Limit, value) -> bool:
+        """True, with the reason in ``status``, when ``value`` is outside ``limit``."""
+        try:
+            limit.check(value)
+        except OutOfRange as error:
+            self.status = str(error)
+            return True
+        return False
+
     def set_seed(self, seed: int) -> bool:
+        """The current kind's seed, reloading its scene; a seed outside SEED is refused, not wrapped."""
+        if self._refuses(SEED, seed):
+            return False
         previous = self._setting("seed")
-        self._store("seed", max(0, int(seed)))
+        self._store("seed", seed)
         if self.select_scene(self.scene_name, confirmed=True):
             return True
         self._store("seed", previous)
         return False
 
     def set_sphere_count(self, count: int) -> bool:
-        """The random sphere scene's count (clamped to 1..MAX_SPHERES); reloads it when shown."""
-        from app.settings import MAX_SPHERES
-
+        """The random sphere scene's count, reloading it when shown; a count outside SPHERE_COUNT is refused."""
+        if self._refuses(SPHERE_COUNT, count):
+            return False
         previous = self.settings.sphere_count
-        self.settings.sphere_count = min(max(int(count), 1), MAX_SPHERES)
+        self.settings.sphere_count = count
         if self.kind != "spheres" or self.scene_name != "random":
             return True
         if self.select_scene("random", confirmed=True):
@@ -240,19 +274,19 @@ class Session:
         ).checked()
 
     def set_material(self, roughness: float | None = None, metalness: float | None = None) -> None:
-        """Change the shaded view's material live (values clamped to 0..1)."""
+        """Change the shaded view's material live (values clamped to ROUGHNESS and METALNESS)."""
         changes = {}
-        for key, value in (("roughness", roughness), ("metalness", metalness)):
+        for key, value, limit in (("roughness", roughness, ROUGHNESS), ("metalness", metalness, METALNESS)):
             if value is not None:
-                changes[key] = min(max(float(value), 0.0), 1.0)
+                changes[key] = limit.clamp(float(value))
                 setattr(self.settings, key, changes[key])
         self._reshade(**changes)
 
     def orbit(self, degrees_around: float, degrees_up: float) -> None:
-        """Turn the shaded view's camera (a mouse drag); elevation stays within -89..89."""
+        """Turn the shaded view's camera (a mouse drag); elevation stays within ELEVATION."""
         s = self.settings
         s.camera_azimuth = (s.camera_azimuth + degrees_around) % 360.0
-        s.camera_elevation = min(max(s.camera_elevation + degrees_up, -89.0), 89.0)
+        s.camera_elevation = ELEVATION.clamp(s.camera_elevation + degrees_up)
         if isinstance(self.renderer, SphereView):
             current = self.renderer.shading
             self._reshade(azimuth=(current.azimuth + degrees_around) % 360.0, elevation=s.camera_elevation)
@@ -263,8 +297,8 @@ class Session:
             self._dirty = True
 
     def set_size(self, size: int) -> bool:
-        """Render at ``size`` x ``size`` (clamped to 256..4096), keeping the frame."""
-        size = min(max(int(size), MIN_SIZE), MAX_SIZE)
+        """Render at ``size`` x ``size`` (clamped to APP_SIZE), keeping the frame."""
+        size = APP_SIZE.clamp(int(size))
         if size == self.settings.size or self.scene is None:
             return True
         if self._load(self.scene, self.variant, size, self.frame):
@@ -480,9 +514,8 @@ class Session:
         name = export_name(self.scene_name, self.export_label(), self.frame)
         try:
             target.mkdir(parents=True, exist_ok=True)
-            path = unused_path(target / name)
-            write_png(image, path)
-        except ExportError as error:
+            path = write_new_file(target / name, png_encoder(to_rgb8(image)))
+        except OutputError as error:
             self.status = f"export failed: {error}"
             return None
         except OSError as error:  # the folder could not be made
@@ -530,12 +563,3 @@ def _reference_check(reference, scene, size: int, frame: int, candidate: np.ndar
     reference.load(scene, size, size)
     comparison = compare_images(render_frame(reference, frame), candidate)
     return CheckResult(size, comparison.max_abs_diff, comparison.bad_values, comparison.passed)
-
-
-def unused_path(path: Path) -> Path:
-    """``path``, or ``name-2.png``, ``name-3.png``, ... when it exists already."""
-    candidate, number = path, 1
-    while candidate.exists():
-        number += 1
-        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
-    return candidate

@@ -6,21 +6,36 @@ The folder is ``$RASTERLAB_CONFIG_DIR`` when set, else ``$XDG_CONFIG_HOME/raster
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
-import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 
+from render.limits import (
+    APP_SIZE,
+    AZIMUTH,
+    ELEVATION,
+    METALNESS,
+    ROUGHNESS,
+    SEED,
+    SPHERE_COUNT,
+    WINDOW_SIDE,
+    Limit,
+    OutOfRange,
+)
 from render.sphere_shading import VIEWS
 from render.variants import REGISTRIES, UnknownVariantError, parse_variant
 from scenes.builtin import SCENE_NAMES
 from scenes.spheres import SPHERE_SCENES
 
-MIN_SIZE, MAX_SIZE = 256, 4096
-MAX_SPHERES = 65536  # the app's count slider; the CLI takes any count
 SCENE_FILE_SUFFIXES = (".npz", ".json")
+# A saved file is well under 1 KiB: anything past this cap is not ours, and is not worth parsing.
+MAX_SETTINGS_BYTES = 2**20
+# A warning quotes at most this much of one field's problem (a bad value can be a very long string).
+MAX_PROBLEM_CHARS = 200
 
 
 def config_dir() -> Path:
@@ -60,60 +75,112 @@ class Settings:
     camera_elevation: float = 20.0
 
 
-def _checked(data: dict) -> Settings:
-    """Settings from parsed JSON; raises ValueError naming the first bad field."""
-    settings = Settings()
+# The ranges of the numeric fields: the same table the command line and the panel use.
+_LIMITS: dict[str, Limit] = {
+    "seed": SEED,
+    "sphere_seed": SEED,
+    "size": APP_SIZE,
+    "window_width": WINDOW_SIDE,
+    "window_height": WINDOW_SIDE,
+    "sphere_count": SPHERE_COUNT,
+    "roughness": ROUGHNESS,
+    "metalness": METALNESS,
+    "camera_azimuth": AZIMUTH,
+    "camera_elevation": ELEVATION,
+}
+_CHOICES = {"renderer": tuple(REGISTRIES), "sphere_view": VIEWS}
+_SCENES = {"scene": SCENE_NAMES, "sphere_scene": SPHERE_SCENES}
+_VARIANTS = {"variant": "circles", "sphere_variant": "spheres"}
+
+
+def _problem(key: str, value, default) -> str | None:
+    """Why ``value`` cannot be the field ``key`` whose default is ``default``; None when it can."""
+    if key in _LIMITS:
+        try:
+            _LIMITS[key].check(value)
+        except OutOfRange as error:
+            return str(error)
+        return None
+    if type(value) is not type(default):
+        return f"should be {type(default).__name__}, got {value!r}"
+    if key in _CHOICES and value not in _CHOICES[key]:
+        return f"must be one of {', '.join(_CHOICES[key])}, got {value!r}"
+    if key in _SCENES and not (value in _SCENES[key] or Path(value).suffix in SCENE_FILE_SUFFIXES):
+        return f"is not a built-in scene or scene file: {value!r}"
+    if key in _VARIANTS:
+        try:
+            parse_variant(value, _VARIANTS[key])
+        except UnknownVariantError as error:
+            return str(error)
+    return None
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_PROBLEM_CHARS else text[:MAX_PROBLEM_CHARS] + "..."
+
+
+def _from_fields(data: dict) -> tuple[Settings, list[str]]:
+    """Settings from parsed JSON: each bad field keeps its default, and is named in the problems."""
+    settings, problems = Settings(), []
     for field in dataclasses.fields(Settings):
         if field.name not in data:
             continue
-        value = data[field.name]
-        expected = type(getattr(settings, field.name))
-        if expected is float and type(value) is int:
-            value = float(value)
-        if type(value) is not expected or (expected is float and not math.isfinite(value)):
-            kind = "a finite float" if expected is float else expected.__name__
-            raise ValueError(f"field {field.name!r} should be {kind}, got {value!r}")
-        setattr(settings, field.name, value)
-    for key, names in (("scene", SCENE_NAMES), ("sphere_scene", SPHERE_SCENES)):
-        value = getattr(settings, key)
-        if not (value in names or Path(value).suffix in SCENE_FILE_SUFFIXES):
-            raise ValueError(f"field {key!r} is not a built-in scene or scene file: {value!r}")
-    for key, renderer in (("variant", "circles"), ("sphere_variant", "spheres")):
-        try:
-            parse_variant(getattr(settings, key), renderer)
-        except UnknownVariantError as error:
-            raise ValueError(f"field {key!r}: {error}") from None
-    _check_choice("renderer", settings.renderer, tuple(REGISTRIES))
-    _check_choice("sphere_view", settings.sphere_view, VIEWS)
-    if not MIN_SIZE <= settings.size <= MAX_SIZE:
-        raise ValueError(f"field 'size' must be {MIN_SIZE}..{MAX_SIZE}, got {settings.size}")
-    if not 1 <= settings.sphere_count <= MAX_SPHERES:
-        raise ValueError(f"field 'sphere_count' must be 1..{MAX_SPHERES}, got {settings.sphere_count}")
-    for key in ("roughness", "metalness"):
-        if not 0.0 <= getattr(settings, key) <= 1.0:
-            raise ValueError(f"field {key!r} must be 0..1, got {getattr(settings, key)}")
-    if min(settings.seed, settings.sphere_seed) < 0 or settings.window_width < 1 or settings.window_height < 1:
-        raise ValueError("fields 'seed', 'sphere_seed', 'window_width' and 'window_height' must be positive")
-    return settings
+        default = getattr(settings, field.name)
+        problem = _problem(field.name, data[field.name], default)
+        if problem:
+            problems.append(_clipped(f"field {field.name!r}: {problem}") + f" (using the default {default!r})")
+        else:
+            # A whole number in a float field arrives from JSON as an int.
+            setattr(settings, field.name, type(default)(data[field.name]))
+    return settings, problems
 
 
-def _check_choice(key: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ValueError(f"field {key!r} must be one of {', '.join(choices)}, got {value!r}")
+def _read_object(path: Path) -> dict:
+    """The JSON object in ``path``; raises OSError or ValueError saying why there is none."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise ValueError("not a regular file")  # a FIFO would block the start, a device never end
+    with path.open("rb") as stream:
+        raw = stream.read(MAX_SETTINGS_BYTES + 1)
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise ValueError(f"larger than {MAX_SETTINGS_BYTES // 1024} KiB")
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    return data
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
-    """The saved settings, or the defaults plus a warning when the file is unreadable or corrupt."""
+    """The saved settings and a warning (None when all is well).
+
+    A file that cannot be read or parsed gives the defaults; a field of the wrong type or out of
+    range gives that field's default, keeps the others, and is named in the warning. No file, or a
+    config "folder" that is a file, gives the defaults quietly (the app warns about the folder).
+    """
     path = path or config_dir() / "settings.json"
-    if not path.exists():
-        return Settings(), None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("expected a JSON object")
-        return _checked(data), None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        return Settings(), f"settings file {path} ignored, using defaults ({error})"
+        data = _read_object(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return Settings(), None
+    except (OSError, ValueError, RecursionError) as error:
+        # RecursionError: the JSON parser recurses once per level of nesting.
+        return Settings(), f"settings file {path} ignored, using defaults ({_clipped(str(error))})"
+    settings, problems = _from_fields(data)
+    return settings, (f"settings file {path}: " + "; ".join(problems)) if problems else None
+
+
+def prepare_config_dir() -> tuple[Path | None, str | None]:
+    """The config folder, made when missing; or None and a warning when nothing can be saved there."""
+    folder = config_dir()
+    consequence = "settings and the panel layout will not be saved"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # with exist_ok, only for something there that is not a folder
+        return None, f"the config folder {folder} exists but is not a folder; {consequence}"
+    except OSError as error:
+        return None, f"cannot make the config folder {folder} ({error.strerror or error}); {consequence}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return None, f"the config folder {folder} is not writable; {consequence}"
+    return folder, None
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:
@@ -128,6 +195,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
         os.replace(temporary, path)
     except OSError as error:
         if temporary:
-            Path(temporary).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                Path(temporary).unlink(missing_ok=True)
         return f"could not save settings to {path}: {error.strerror or error}"
     return None

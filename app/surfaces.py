@@ -21,6 +21,18 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _fitted_to_screen(glfw, width: int, height: int) -> tuple[int, int]:
+    """``width`` x ``height`` shrunk to the primary monitor's work area (the screen less panels and
+    docks), so a size saved on a larger screen still opens whole; as given when GLFW sees no monitor."""
+    monitor = glfw.get_primary_monitor()
+    if not monitor:
+        return width, height
+    _, _, area_width, area_height = glfw.get_monitor_workarea(monitor)
+    if area_width <= 0 or area_height <= 0:  # some Wayland compositors report no work area
+        return width, height
+    return min(width, area_width), min(height, area_height)
+
+
 class GlfwWindow:
     """A resizable window with a GL 3.3 context (core where offered, else compatibility)."""
 
@@ -33,6 +45,7 @@ class GlfwWindow:
         if not has_display() or not glfw.init():
             raise NoDisplay("no display to open a window on (DISPLAY is not set or the X server refused)")
         self.handle = None
+        width, height = _fitted_to_screen(glfw, width, height)
         for core in (True, False):
             glfw.default_window_hints()
             glfw.window_hint(glfw.VISIBLE, visible)

@@ -17,10 +17,12 @@ from OpenGL import GL
 
 from app.display import FrameDisplay
 from app.panel import PANEL_WIDTH, Panel
-from app.session import Session, export_name, unused_path
-from app.settings import MAX_SIZE, MIN_SIZE, Settings, config_dir
+from app.session import Session, export_name
+from app.settings import Settings, prepare_config_dir
 from render.gpu import gpu_failures
-from render.image_io import ExportError, write_png_rgb8
+from render.image_io import png_encoder
+from render.limits import APP_SIZE
+from scenes.safe_write import OutputError, write_new_file, write_output
 
 BACKGROUND = (0.11, 0.11, 0.13)
 FRAME_LOG_FRAMES = 1000
@@ -33,7 +35,7 @@ class App:
         self.surface = surface
         self.session = session
         self.settings: Settings = session.settings
-        self._screenshot_to: Path | None = None
+        self._screenshot_to: tuple[Path, bool] | None = None  # path, and whether it may be replaced
         self._screenshot_requested = False
         self.last_screenshot: Path | None = None
         # Per shown frame: wall ms, stage and copy ms; bounded, so a long session does not grow.
@@ -41,13 +43,14 @@ class App:
         self._last_present = self._last_ui = time.perf_counter()
         imgui.create_context()
         implot.create_context()
-        io = imgui.get_io()
+        # Only a window has a panel layout to keep; where the config folder cannot take it, the app
+        # runs without saving anything (None: ImGui writes no imgui.ini).
+        self.config_folder, self.config_warning = prepare_config_dir() if surface.interactive else (None, None)
+        imgui.get_io().set_ini_filename(str(self.config_folder / "imgui.ini") if self.config_folder else None)
+        if self.config_warning:
+            session.status = f"{session.status}\nwarning: {self.config_warning}".lstrip()
         if surface.interactive:
-            config_dir().mkdir(parents=True, exist_ok=True)
-            io.set_ini_filename(str(config_dir() / "imgui.ini"))
             imgui.backends.glfw_init_for_opengl(surface.pointer, True)
-        else:
-            io.set_ini_filename(None)
         imgui.backends.opengl3_init("#version 330")
         self.display = FrameDisplay(self.settings.force_host_copy)
         self.panel = Panel(self)
@@ -64,34 +67,36 @@ class App:
 
     def _fit_resolution(self) -> None:
         _, _, width, height = self.view_rect()
-        wanted = min(max(min(width, height), MIN_SIZE), MAX_SIZE)
+        wanted = APP_SIZE.clamp(min(width, height))
         if wanted != self.settings.size:
             self.session.set_size(wanted)
 
     # -- actions -----------------------------------------------------------------------------
 
-    def request_screenshot(self, path: str | Path | None = None) -> None:
-        """Save the next presented frame, UI included: to ``path`` (the command line has already
-        asked before replacing it), else under a new name in the export folder."""
-        self._screenshot_to = None if path is None else Path(path)
+    def request_screenshot(self, path: str | Path | None = None, replace: bool = False) -> None:
+        """Save the next presented frame, UI included: to ``path`` (an existing file replaced only
+        when ``replace``, which the command line asked for), else under a new name in the export folder."""
+        self._screenshot_to = None if path is None else (Path(path), replace)
         self._screenshot_requested = True
 
     def _save_screenshot(self) -> None:
         from app.surfaces import read_framebuffer
 
-        path, self._screenshot_requested = self._screenshot_to, False
+        target, self._screenshot_requested = self._screenshot_to, False
         width, height = self.surface.framebuffer_size()
+        encode = png_encoder(read_framebuffer(width, height))
         try:
-            if path is None:
+            if target is None:
                 name = export_name(self.session.scene_name, self.session.export_label(), self.session.frame)
                 folder = Path(self.settings.export_folder).expanduser()
                 folder.mkdir(parents=True, exist_ok=True)
-                path = unused_path(folder / name.replace(".png", "_ui.png"))
-            self.last_screenshot = write_png_rgb8(read_framebuffer(width, height), path)
+                self.last_screenshot = write_new_file(folder / name.replace(".png", "_ui.png"), encode)
+            else:
+                self.last_screenshot = Path(write_output(target[0], encode, target[1]))
             self.session.status = f"saved screenshot {self.last_screenshot}"
-        except ExportError as error:
+        except OutputError as error:
             self.session.status = f"screenshot failed: {error}"
-        except OSError as error:
+        except OSError as error:  # the export folder could not be made
             self.session.status = f"screenshot failed: cannot write to {error.filename}: {error.strerror}"
 
     def _open_dropped(self) -> None:
@@ -184,8 +189,9 @@ class App:
         GL.glViewport(0, 0, fb_w, fb_h)
         imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())
 
-    def run(self, frames: int | None = None, screenshot: str | Path | None = None) -> None:
-        """Loop until the window closes, or for ``frames`` passes, saving ``screenshot`` on the last."""
+    def run(self, frames: int | None = None, screenshot: str | Path | None = None, replace: bool = False) -> None:
+        """Loop until the window closes, or for ``frames`` passes, saving ``screenshot`` on the last
+        (replacing an existing file only when ``replace``)."""
         count = 0
         while frames is None or count < frames:
             if frames is not None and count == frames - 1:
@@ -193,7 +199,7 @@ class App:
                 while self.session.frame_outstanding and self.frame():
                     time.sleep(0.005)
                 if screenshot is not None:
-                    self.request_screenshot(screenshot)
+                    self.request_screenshot(screenshot, replace)
             if not self.frame():
                 break
             count += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import contextlib
 
 import numpy as np
 
@@ -11,6 +12,15 @@ from scenes.model import CircleScene
 
 class RendererUnavailable(RuntimeError):
     """A backend or variant cannot run this input here (no GPU, too large, ...); the message says why."""
+
+
+@contextlib.contextmanager
+def host_memory(what: str):
+    """Turn a MemoryError inside the block into RendererUnavailable saying what did not fit."""
+    try:
+        yield
+    except MemoryError:
+        raise RendererUnavailable(f"not enough host memory for {what}") from None
 
 
 class CircleRenderer(abc.ABC):
@@ -30,6 +40,11 @@ class CircleRenderer(abc.ABC):
     def advance(self) -> None:
         """One animation step of the scene (a no-op for static scenes)."""
 
+    @property
+    @abc.abstractmethod
+    def animated(self) -> bool:
+        """Whether ``advance`` changes the loaded scene; False means every frame is the same picture."""
+
     @abc.abstractmethod
     def render(self) -> None:
         """Blend every circle over the image in index order."""
@@ -43,10 +58,11 @@ def render_frame(renderer: CircleRenderer, frame: int) -> np.ndarray:
     """The course's frame ``frame``: rendered after frame + 1 advances; returns ``image()``.
 
     Advancing never reads the image, so the clear and the render happen once, after the advances.
+    A static scene's frames are all frame 0, so any frame costs one (no-op) advance.
     """
     if frame < 0:
         raise ValueError(f"frame must be >= 0, got {frame}")
-    for _ in range(frame + 1):
+    for _ in range(frame + 1 if renderer.animated else 1):
         renderer.advance()
     renderer.clear()
     renderer.render()

@@ -552,8 +552,12 @@ class CudaRenderer(CircleRenderer):
         )
         self._clear_due = False
 
+    @property
+    def animated(self) -> bool:
+        return self.scene.animation != "none"
+
     def advance(self) -> None:
-        if self.scene.animation == "none":
+        if not self.animated:
             self.timer.idle("advance")
             return
         self.timer.start("advance")

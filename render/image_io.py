@@ -1,21 +1,20 @@
 """Writing rendered images: PNG the way the course's PPM writer quantizes, and raw float32 arrays.
 
-Both write to a temporary file in the target folder and rename it, so a failure never leaves a
-partial file behind.
+Every writer places its file through ``scenes.safe_write.write_output``: whole or not at all, an
+existing file replaced only when ``replace`` is set, a stream (``-``, a FIFO, ``/dev/null``) written into.
+Failures raise ``scenes.safe_write.OutputError`` with one line naming the path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from render.base import image_top_down
-from scenes.safe_write import write_atomically
-
-
-class ExportError(OSError):
-    """The image could not be written; the message names the path and the reason."""
+from scenes.safe_write import write_output
 
 
 def quantize_rgb8(image: np.ndarray) -> np.ndarray:
@@ -39,38 +38,34 @@ def to_rgb8(image: np.ndarray) -> np.ndarray:
     return image_top_down(quantize_rgb8(image))
 
 
-def _atomic_write(path: Path, write) -> Path:
-    try:
-        return write_atomically(path, write)
-    except OSError as error:
-        # NumPy reports a short write without an errno: "N requested and M written".
-        reason = error.strerror or f"the disk took only part of the data ({error})"
-        raise ExportError(f"cannot write {path}: {reason}") from None
+def write_text_file(text: str, path: str | Path, replace: bool = False) -> str:
+    """Save ``text`` as UTF-8 (reports, JSON figures); see ``scenes.safe_write.write_output``."""
+    return write_output(path, lambda stream: stream.write(text.encode()), replace)
 
 
-def write_text_file(text: str, path: str | Path) -> Path:
-    """Save ``text`` as UTF-8 (reports, JSON figures) without ever leaving a partial file."""
-    return _atomic_write(Path(path), lambda stream: stream.write(text.encode()))
-
-
-def write_png(image: np.ndarray, path: str | Path) -> Path:
+def write_png(image: np.ndarray, path: str | Path, replace: bool = False) -> str:
     """Save ``image`` float32 (H, W, 4), row 0 = bottom, as an 8-bit RGB PNG."""
-    return write_png_rgb8(to_rgb8(image), path)
+    return write_png_rgb8(to_rgb8(image), path, replace)
 
 
-def write_png_rgb8(pixels: np.ndarray, path: str | Path) -> Path:
+def write_png_rgb8(pixels: np.ndarray, path: str | Path, replace: bool = False) -> str:
     """Save ``pixels`` uint8 (H, W, 3), row 0 = top, as a PNG."""
+    return write_output(path, png_encoder(pixels), replace)
+
+
+def png_encoder(pixels: np.ndarray) -> Callable[[BinaryIO], None]:
+    """A function writing ``pixels`` uint8 (H, W, 3), row 0 = top, as PNG to a binary stream."""
     from PIL import Image
 
     picture = Image.fromarray(pixels, "RGB")
-    return _atomic_write(Path(path), lambda stream: picture.save(stream, format="PNG"))
+    return lambda stream: picture.save(stream, format="PNG")
 
 
-def write_raw(image: np.ndarray, path: str | Path) -> Path:
+def write_raw(image: np.ndarray, path: str | Path, replace: bool = False) -> str:
     """Save ``image`` as float32 (H, W, 4) RGBA .npy, unclamped, row 0 = top of the picture."""
-    return write_raw_top_down(image_top_down(image.astype(np.float32, copy=False)), path)
+    return write_raw_top_down(image_top_down(image.astype(np.float32, copy=False)), path, replace)
 
 
-def write_raw_top_down(data: np.ndarray, path: str | Path) -> Path:
+def write_raw_top_down(data: np.ndarray, path: str | Path, replace: bool = False) -> str:
     """Save ``data`` float32 (H, W, 4), already row 0 = top, as .npy."""
-    return _atomic_write(Path(path), lambda stream: np.save(stream, np.asarray(data, np.float32)))
+    return write_output(path, lambda stream: np.save(stream, np.asarray(data, np.float32)), replace)

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from render import shading
-from render.base import CircleRenderer
+from render.base import CircleRenderer, host_memory
 from scenes.animation import advance
 from scenes.model import CircleScene
 
@@ -137,18 +137,25 @@ class ReferenceRenderer(CircleRenderer):
         self.workers = workers
 
     def load(self, scene: CircleScene, width: int, height: int) -> None:
-        self.scene = scene.copy()
-        self.width, self.height = width, height
-        self._image = clear_image(self.scene, width, height)
+        with host_memory(f"{scene.name} ({scene.count} circles) at {width}x{height}"):
+            self.scene = scene.copy()
+            self.width, self.height = width, height
+            self._image = clear_image(self.scene, width, height)
 
     def clear(self) -> None:
-        self._image = clear_image(self.scene, self.width, self.height)
+        with host_memory(f"a {self.width}x{self.height} image"):
+            self._image = clear_image(self.scene, self.width, self.height)
 
     def advance(self) -> None:
         advance(self.scene)
 
+    @property
+    def animated(self) -> bool:
+        return self.scene.animation != "none"
+
     def render(self) -> None:
-        render_reference(self.scene, self._image, self.workers)
+        with host_memory(f"rendering {self.scene.name} at {self.width}x{self.height}"):
+            render_reference(self.scene, self._image, self.workers)
 
     def image(self) -> np.ndarray:
         return self._image.copy()

@@ -22,6 +22,8 @@ import math
 
 import numpy as np
 
+from render.base import host_memory
+from render.limits import ELEVATION, METALNESS, ROUGHNESS
 from scenes.spheres import SphereScene
 
 f32 = np.float32
@@ -39,7 +41,7 @@ class ShadeSettings:
     """Camera (degrees, world units), material (0..1) and light of the shaded view."""
 
     azimuth: float = 30.0  # around the y axis; 0 looks down -z like the classic view
-    elevation: float = 20.0  # -89..89
+    elevation: float = 20.0  # within ELEVATION
     distance: float = 2000.0  # from the origin
     roughness: float = 0.35
     metalness: float = 0.0
@@ -53,10 +55,10 @@ class ShadeSettings:
         """The same settings with every value clamped to its valid range."""
         return dataclasses.replace(
             self,
-            elevation=min(max(self.elevation, -89.0), 89.0),
+            elevation=ELEVATION.clamp(self.elevation),
             distance=max(self.distance, 1.0),
-            roughness=min(max(self.roughness, MIN_ROUGHNESS), 1.0),
-            metalness=min(max(self.metalness, 0.0), 1.0),
+            roughness=min(max(self.roughness, MIN_ROUGHNESS), ROUGHNESS.high),
+            metalness=METALNESS.clamp(self.metalness),
         )
 
     def orbited(self, degrees: float) -> ShadeSettings:
@@ -190,4 +192,5 @@ def reference_image(scene: SphereScene, size: int, view: str, shading: ShadeSett
     """The NumPy reference of ``view`` (classic or shaded): uint8 (size, size, 4), row 0 = bottom."""
     from render.spheres_reference import trace_reference
 
-    return trace_reference(scene, size) if view == "classic" else shade_reference(scene, size, shading)
+    with host_memory(f"the {view} sphere view of {scene.count} spheres at {size}x{size}"):
+        return trace_reference(scene, size) if view == "classic" else shade_reference(scene, size, shading)

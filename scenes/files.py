@@ -1,34 +1,74 @@
-"""Circle scene files (``shared/spec/scene-files.md``): ``.npz`` for large scenes, ``.json`` for
-hand-written ones. Loading validates everything and raises SceneFileError with one message that
+"""Circle and sphere scene files (``shared/spec/scene-files.md``): ``.npz`` for large scenes, ``.json``
+for hand-written ones. Loading validates everything and raises SceneFileError with one message that
 names the file and the field.
+
+Scene files come from anyone, so loading one is bounded before memory is spent:
+
+* Only a regular file is read, through one descriptor opened without blocking: a folder, a FIFO or a
+  device given as a scene is refused and never hangs the caller.
+* A .npz archive is judged from its zip directory and its .npy headers before any array is read: at
+  most MAX_NPZ_MEMBERS members, each named after a field of the scene's kind, stored or deflated (so
+  a member decompresses to at most 1032 times the bytes it occupies in the file), each .npy header
+  declaring exactly the bytes its member holds and no more than that field can need. A small file
+  thus never costs more than a bounded multiple of what a valid scene of its size would.
+* JSON is at most MAX_JSON_BYTES; integers beyond int64 parse as floats, so no number is too long to
+  read, and nesting too deep to parse is an error like any other.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
+import reprlib
+import stat
+import sys
 import zipfile
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from scenes.model import ANIMATIONS, NAMED_BACKGROUNDS, SHADINGS, CircleScene
-from scenes.safe_write import write_atomically
+from scenes.safe_write import write_output
 from scenes.spheres import SphereScene
 
 SCENE_SUFFIXES = (".npz", ".json")
+CIRCLE_FIELDS = ("kind", "position", "velocity", "color", "radius", "shading", "background", "animation")
+SPHERE_FIELDS = ("kind", "center", "radius", "color", "roughness", "metalness")
+_FIELDS = {"circles": CIRCLE_FIELDS, "spheres": SPHERE_FIELDS}
 # A guard against files that would exhaust host memory; the GPU may hold fewer (the renderer says).
 MAX_CIRCLES = 50_000_000
 # JSON is for hand-written scenes; parsing 64 MiB of it already takes about 1 GiB of Python objects.
 MAX_JSON_BYTES = 64 * 2**20
 
+# What one .npz member may declare in its .npy header. A per-circle array is at most (MAX_CIRCLES, 3)
+# values of 8 bytes (float64 is accepted and range-checked into float32). A setting (kind, shading,
+# background, animation) is a word of at most 13 characters (4 bytes each in NumPy) or 3 numbers.
+MAX_ARRAY_BYTES = MAX_CIRCLES * 3 * 8
+MAX_SETTING_BYTES = 1024
+_SETTINGS = ("kind", "shading", "background", "animation")
+# np.savez writes one member per field; the largest kind has 8 fields.
+MAX_NPZ_MEMBERS = 16
+# The compression methods np.savez and np.savez_compressed write, with the most each can expand:
+# stored not at all, deflate 1032 times (a 258-byte match costs at least 2 bits).
+_EXPANSION = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1032}
+# NumPy refuses .npy headers over 10,000 characters; a header not within this many bytes is refused.
+_NPY_HEAD_BYTES = 16 * 1024
+# The .npy versions np.savez writes for numbers (3.0 is for non-ASCII field names), read by the same
+# parsers NumPy's read_array uses, so that the header checked is the header NumPy acts on.
+_NPY_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+
 
 class SceneFileError(ValueError):
-    """A file that is not a valid circle scene; the message names the file and the field."""
+    """A file that is not a valid scene; the message is one line that starts with the file and names
+    the field."""
 
 
-def save_scene(scene: CircleScene, path: str | Path) -> Path:
-    """Write ``scene`` to ``path`` (.npz or .json); returns the path written."""
+def save_scene(scene: CircleScene, path: str | Path, replace: bool = False) -> Path:
+    """Write ``scene`` to ``path`` (.npz or .json; an existing file is replaced only when
+    ``replace``, see ``scenes.safe_write.write_output``); returns the path written."""
     path = Path(path)
     fields = {
         "kind": "circles",
@@ -42,164 +82,340 @@ def save_scene(scene: CircleScene, path: str | Path) -> Path:
     }
     if not isinstance(scene.background, str):
         fields["background"] = np.asarray(scene.background, np.float32)
-    return _write_fields(fields, path)
+    return _write_fields(fields, path, replace)
 
 
-def _write_fields(fields: dict, path: Path) -> Path:
-    """Save a scene's fields as .npz or .json, never leaving a partial file; raises OSError."""
-    if path.suffix == ".npz":
-        return write_atomically(path, lambda stream: np.savez_compressed(stream, **fields))
-    if path.suffix == ".json":
-        plain = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in fields.items()}
-        return write_atomically(path, lambda stream: stream.write(json.dumps(plain).encode()))
-    raise SceneFileError(f"{path}: unknown scene file type {path.suffix!r}; use .npz or .json")
+def _write_fields(fields: dict, path: Path, replace: bool) -> Path:
+    """Save a scene's fields as .npz or .json, never leaving a partial file; raises OutputError."""
+    if _file_type(path) == ".npz":
+        return Path(write_output(path, lambda stream: np.savez_compressed(stream, **fields), replace))
+    plain = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in fields.items()}
+    return Path(write_output(path, lambda stream: stream.write(json.dumps(plain).encode()), replace))
 
 
-def _check_npz_sizes(path: Path) -> None:
-    """Reject an archive whose arrays declare more values than any valid scene has, from the .npy
-    headers alone: a small compressed file can declare gigabytes."""
-    with zipfile.ZipFile(path) as archive:
-        for member in archive.namelist():
-            with archive.open(member) as stream:
-                npy = np.lib.format
-                version = npy.read_magic(stream)
-                read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
-                shape, _, _ = read_header(stream)
-            if math.prod(shape) > 3 * MAX_CIRCLES:
-                field = member.removesuffix(".npy")
-                raise SceneFileError(
-                    f"{path}: field {field!r} has shape {shape}, more than the {MAX_CIRCLES} circles allowed"
-                )
+def _suffix(path: str | Path) -> str:
+    # Suffixes match in any case, so SCENE.NPZ is a .npz file.
+    return Path(path).suffix.lower()
 
 
-def _read_fields(path: Path) -> dict:
-    if path.suffix == ".npz":
-        try:
-            _check_npz_sizes(path)
-            with np.load(path, allow_pickle=False) as data:
-                return {key: data[key] for key in data.files}
-        except SceneFileError:
-            raise
-        except Exception as error:  # noqa: BLE001
-            # A damaged archive raises from zipfile, zlib, struct or NumPy's header parser, with no
-            # documented set of exceptions (the fuzz test found NotImplementedError and zlib.error).
-            raise SceneFileError(f"{path}: not a readable .npz file ({type(error).__name__}: {error})") from None
-    if path.suffix == ".json":
-        if path.stat().st_size > MAX_JSON_BYTES:
+def is_scene_file(name: str | Path) -> bool:
+    """Whether ``name`` ends in a scene file suffix (.npz or .json, in any case)."""
+    return _suffix(name) in SCENE_SUFFIXES
+
+
+def _file_type(path: str | Path) -> str:
+    """The type of the file ``path``, ".npz" or ".json", from its suffix; raises SceneFileError for others."""
+    if not is_scene_file(path):
+        raise SceneFileError(f"{path}: unknown scene file type {Path(path).suffix!r}; use .npz or .json")
+    return _suffix(path)
+
+
+def _reason(error: Exception) -> str:
+    return getattr(error, "strerror", None) or str(error)
+
+
+def _require_regular(path: str | Path, status: os.stat_result) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise SceneFileError(f"{path}: not a regular file")
+
+
+def _open_regular(path: str | Path) -> BinaryIO:
+    """``path`` open for reading, once it is a regular file; raises SceneFileError otherwise.
+
+    Opening a FIFO for reading waits for a writer, and opening some devices acts (a serial line, a
+    watchdog), so stat refuses them unopened; O_NONBLOCK keeps the open from waiting should the name
+    be swapped for a FIFO just after, and fstat checks what was actually opened, which is then read.
+    """
+    try:
+        _require_regular(path, os.stat(path))
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except SceneFileError:
+        raise
+    except FileNotFoundError:
+        raise SceneFileError(f"{path}: no such scene file") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise SceneFileError(f"{path}: cannot open the scene file ({_reason(error)})") from None
+    stream = os.fdopen(descriptor, "rb")
+    try:
+        _require_regular(path, os.fstat(descriptor))
+    except SceneFileError:
+        stream.close()
+        raise
+    return stream
+
+
+def _fields_of_kind(path: str | Path, kind: str) -> dict:
+    """The fields of the scene file ``path`` once its ``kind`` is ``kind``: NumPy arrays from .npz,
+    plain values from JSON. Raises SceneFileError otherwise."""
+    with _open_regular(path) as stream:
+        if _file_type(path) == ".npz":
+            return _read_npz(stream, path, kind)
+        fields = _read_json(stream, path)
+    _check_kind(fields.get("kind"), kind, path)
+    return fields
+
+
+def _check_kind(value, kind: str, path: str | Path) -> None:
+    value = _plain(value)
+    if not isinstance(value, str) or value != kind:
+        raise SceneFileError(f"{path}: field 'kind' must be '{kind}', got {_shown(value)}")
+
+
+def _read_npz(stream: BinaryIO, path: str | Path, kind: str) -> dict:
+    """The arrays of a .npz scene of ``kind``, by field; each member is checked from the zip directory
+    and its .npy header before it is read, and ``kind`` before any other member."""
+    try:
+        with zipfile.ZipFile(stream) as archive:
+            members = _npz_members(archive, os.fstat(stream.fileno()).st_size, path)
+            kind_member = members.pop("kind.npy", None)
+            _check_kind(None if kind_member is None else _read_member(archive, kind_member, path), kind, path)
+            _check_member_names(members, kind, path)
+            fields = {name.removesuffix(".npy"): _read_member(archive, info, path) for name, info in members.items()}
+            return fields | {"kind": kind}
+    except SceneFileError:
+        raise
+    except Exception as error:  # noqa: BLE001
+        # A damaged archive raises from zipfile, zlib, struct or NumPy's header parser, with no
+        # documented set of exceptions (the fuzz test found NotImplementedError and zlib.error).
+        raise SceneFileError(f"{path}: not a readable .npz file ({type(error).__name__}: {error})") from None
+
+
+def _npz_members(archive: zipfile.ZipFile, size: int, path: str | Path) -> dict[str, zipfile.ZipInfo]:
+    """The archive's members by name, once their count, compression and sizes in the zip directory
+    are those a scene file can have (nothing is decompressed)."""
+    infos = archive.infolist()
+    if len(infos) > MAX_NPZ_MEMBERS:
+        raise SceneFileError(f"{path}: {len(infos)} members, more than the {MAX_NPZ_MEMBERS} a scene file has")
+    # Members cannot share bytes, so what they claim to occupy is at most the file; with each
+    # method's expansion bound, the file's size then bounds all that the archive can decompress to.
+    claimed = sum(info.compress_size for info in infos)
+    if claimed > size:
+        raise SceneFileError(f"{path}: members claim {claimed:,} compressed bytes but the file has {size:,}")
+    for info in infos:
+        name = _shown(info.filename)
+        if info.compress_type not in _EXPANSION:
             raise SceneFileError(
-                f"{path}: {path.stat().st_size / 2**20:.0f} MiB is too large for a JSON scene "
-                f"(at most {MAX_JSON_BYTES // 2**20} MiB); save large scenes as .npz"
+                f"{path}: member {name} uses compression method {info.compress_type}; scene files use stored or deflate"
             )
-        try:
-            fields = json.loads(path.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise SceneFileError(f"{path}: not a readable JSON file ({error})") from None
-        if not isinstance(fields, dict):
-            raise SceneFileError(f"{path}: the JSON top level must be an object with the scene's fields")
-        return fields
-    raise SceneFileError(f"{path}: unknown scene file type {path.suffix!r}; use .npz or .json")
+        if info.file_size > _EXPANSION[info.compress_type] * info.compress_size:
+            raise SceneFileError(
+                f"{path}: member {name} claims {info.file_size:,} bytes from {info.compress_size:,} compressed, "
+                "more than its compression method can give"
+            )
+    return {info.filename: info for info in infos}
+
+
+def _check_member_names(members: dict[str, zipfile.ZipInfo], kind: str, path: str | Path) -> None:
+    allowed = {f"{field}.npy" for field in _FIELDS[kind]}
+    unknown = [name for name in members if name not in allowed]
+    if unknown:
+        raise SceneFileError(
+            f"{path}: member {_shown(unknown[0])} is not a field of a {kind} scene ({', '.join(_FIELDS[kind])})"
+        )
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Path) -> np.ndarray:
+    """One member's array (any shape and dtype NumPy saves, object arrays refused), read only after
+    its header has declared a size that its field can have and that the member holds."""
+    field = info.filename.removesuffix(".npy")
+    with archive.open(info) as member:
+        head = member.read(_NPY_HEAD_BYTES)
+        probe = io.BytesIO(head)
+        version = np.lib.format.read_magic(probe)
+        if version not in _NPY_HEADER_READERS:
+            raise SceneFileError(
+                f"{path}: field {field!r} is in .npy format {version}; scene files use (1, 0) or (2, 0)"
+            )
+        shape, _, dtype = _NPY_HEADER_READERS[version](probe)
+        _check_npy_header(field, shape, dtype, info.file_size - probe.tell(), path)
+        return np.lib.format.read_array(_Replayed(head, member), allow_pickle=False)
+
+
+def _check_npy_header(field: str, shape: tuple[int, ...], dtype: np.dtype, held: int, path: str | Path) -> None:
+    """Refuse a .npy header of Python objects (unpickling runs code), or declaring more bytes than
+    ``field`` can need or other than the ``held`` bytes after it: NumPy allocates what the header
+    declares before it reads any."""
+    if dtype.hasobject:
+        raise SceneFileError(f"{path}: field {field!r} holds Python objects (dtype {dtype}); scene files hold numbers")
+    values = math.prod(shape)
+    limit = MAX_SETTING_BYTES if field in _SETTINGS else MAX_ARRAY_BYTES
+    # A zero-width dtype still counts a byte a value: NumPy makes and walks every one of them.
+    if values * max(dtype.itemsize, 1) > limit:
+        raise SceneFileError(
+            f"{path}: field {field!r} declares shape {shape} of {dtype}, more than the {limit:,} bytes it can need"
+        )
+    if values * dtype.itemsize != held:
+        raise SceneFileError(
+            f"{path}: field {field!r} declares {values * dtype.itemsize:,} bytes of data but holds {held:,}"
+        )
+
+
+class _Replayed:
+    """A member stream whose first bytes, already read to check the .npy header, come again first:
+    NumPy parses the very header that was checked, not a second read of a file that may have changed."""
+
+    def __init__(self, head: bytes, rest: BinaryIO):
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def read(self, size: int) -> bytes:
+        if len(self._head) == 0:
+            return self._rest.read(size)
+        taken, self._head = self._head[:size], self._head[size:]
+        return bytes(taken)
+
+
+def _read_json(stream: BinaryIO, path: str | Path) -> dict:
+    """The fields of a JSON scene: an object of at most MAX_JSON_BYTES."""
+    # fstat refuses a huge file unread; the bounded read, a file that grew after it.
+    _check_json_size(os.fstat(stream.fileno()).st_size, path)
+    text = stream.read(MAX_JSON_BYTES + 1)
+    _check_json_size(len(text), path)
+    try:
+        fields = json.loads(text, parse_int=_json_int, parse_float=_json_float)
+    except (ValueError, RecursionError) as error:  # RecursionError: nested deeper than the parser goes
+        raise SceneFileError(f"{path}: not a readable JSON file ({error})") from None
+    if not isinstance(fields, dict):
+        raise SceneFileError(f"{path}: the JSON top level must be an object with the scene's fields")
+    return fields
+
+
+def _check_json_size(size: int, path: str | Path) -> None:
+    if size > MAX_JSON_BYTES:
+        raise SceneFileError(
+            f"{path}: {size / 2**20:.0f} MiB is too large for a JSON scene "
+            f"(at most {MAX_JSON_BYTES // 2**20} MiB); save large scenes as .npz"
+        )
+
+
+def _json_float(text: str) -> float:
+    """A JSON number as a float; one beyond float64 becomes the largest float64 of its sign, which the
+    float32 check then reports as too large rather than as an infinity the file never wrote."""
+    value = float(text)
+    return value if math.isfinite(value) else math.copysign(sys.float_info.max, value)
+
+
+def _json_int(text: str) -> int | float:
+    """A JSON integer: an int while it fits int64 (small ones are shared objects, so a file of zeros
+    stays small in memory), a float beyond (int() stops at 4300 digits, and NumPy at 64 bits)."""
+    return int(text) if len(text) <= 18 else _json_float(text)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 40, 40
 
 
 def _shown(value) -> str:
-    """A bad field value for a one-line message: short values as they are, arrays by shape and dtype."""
+    """A bad value for a one-line message: arrays by shape and dtype, anything else cut short, however
+    long or deeply nested."""
     if isinstance(value, np.ndarray) and value.ndim > 0:
         return f"an array of shape {value.shape} and dtype {value.dtype}"
-    text = repr(value.item() if isinstance(value, np.ndarray) else value)
-    return text if len(text) <= 60 and "\n" not in text else text.replace("\n", " ")[:57] + "..."
+    return _SHORT.repr(value.item() if isinstance(value, np.ndarray) else value)
 
 
-def _text(fields: dict, key: str, allowed: tuple[str, ...], default: str, path: Path) -> str:
-    value = fields.get(key, default)
+def _plain(value):
+    """A 0-d NumPy string, as .npz stores a str, as that str; any other value as it is."""
     if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind == "U":
-        value = str(value)
+        return str(value)
+    return value
+
+
+def _text(fields: dict, key: str, allowed: tuple[str, ...], default: str, path: str | Path) -> str:
+    value = _plain(fields.get(key, default))
     if not isinstance(value, str) or value not in allowed:
         raise SceneFileError(f"{path}: field {key!r} must be one of {', '.join(allowed)}, got {_shown(value)}")
     return value
 
 
-def _array(fields: dict, key: str, shape_tail: tuple[int, ...], path: Path, required: bool = True):
-    if key not in fields:
-        if required:
-            raise SceneFileError(f"{path}: missing field {key!r}")
-        return None
-    raw = fields[key]
+def _numeric(raw, key: str, path: str | Path) -> np.ndarray:
+    """``raw`` (a JSON value or a .npz array) as an array of integers or floats of its own shape."""
     try:
         array = np.asarray(raw)
     except (ValueError, TypeError) as error:
         raise SceneFileError(f"{path}: field {key!r} is not a numeric array ({error})") from None
     if array.dtype.kind not in "fiu" or array.dtype.itemsize > 8:
         raise SceneFileError(f"{path}: field {key!r} must hold numbers, got dtype {array.dtype}")
-    if array.dtype.kind == "f" and array.dtype.itemsize > 4:
-        with np.errstate(over="ignore"):  # overflow is detected just below
-            converted = array.astype(np.float32)
-        finite = np.isfinite(array)
-        if np.any(np.isfinite(converted) != finite):
-            raise SceneFileError(f"{path}: field {key!r} has values too large for float32")
-        array = converted
-    array = array.astype(np.float32)
+    return array
+
+
+def _float32(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
+    """An integer or float ``array`` as float32; raises SceneFileError for NaN, infinities and values
+    beyond float32's range."""
+    finite = np.isfinite(array)
+    if not np.all(finite):
+        bad = int(np.count_nonzero(~finite))
+        raise SceneFileError(f"{path}: field {key!r} has {bad} NaN or infinite values")
+    with np.errstate(over="ignore"):  # the overflow is what the check below reports
+        converted = array.astype(np.float32, copy=False)
+    if not np.all(np.isfinite(converted)):
+        raise SceneFileError(f"{path}: field {key!r} has values too large for float32")
+    return converted
+
+
+def _array(fields: dict, key: str, shape_tail: tuple[int, ...], path: str | Path, required: bool = True):
+    """Field ``key`` as a C-contiguous float32 array of shape (N, *shape_tail), or None when it is
+    absent and not ``required``; raises SceneFileError naming the field otherwise."""
+    if key not in fields:
+        if required:
+            raise SceneFileError(f"{path}: missing field {key!r}")
+        return None
+    array = _numeric(fields[key], key, path)
+    if array.shape == (0,) and shape_tail:
+        # JSON writes an empty (0, 3) array as [], which has no rows to tell its width.
+        array = array.reshape(0, *shape_tail)
     expected = "(N, " + ", ".join(map(str, shape_tail)) + ")" if shape_tail else "(N,)"
     if array.ndim != 1 + len(shape_tail) or array.shape[1:] != shape_tail:
         raise SceneFileError(f"{path}: field {key!r} must have shape {expected}, got {array.shape}")
-    if not np.all(np.isfinite(array)):
-        bad = int(np.count_nonzero(~np.isfinite(array)))
-        raise SceneFileError(f"{path}: field {key!r} has {bad} NaN or infinite values")
-    return np.ascontiguousarray(array)
+    return np.ascontiguousarray(_float32(array, key, path))
 
 
-def _background(fields: dict, shading: str, path: Path):
-    value = fields.get("background", "snow" if shading == "snowflake" else "white")
-    if isinstance(value, np.ndarray) and value.dtype.kind == "U":
-        value = str(value)
+def _radius(fields: dict, things: str, path: str | Path) -> np.ndarray:
+    """Field 'radius', float32 (N,): at most MAX_CIRCLES values, all > 0."""
+    radius = _array(fields, "radius", (), path)
+    if radius.shape[0] > MAX_CIRCLES:
+        raise SceneFileError(
+            f"{path}: field 'radius' has {radius.shape[0]} {things}, more than the {MAX_CIRCLES} allowed"
+        )
+    if np.any(radius <= 0):
+        raise SceneFileError(f"{path}: field 'radius' must be > 0 ({int(np.sum(radius <= 0))} values are not)")
+    return radius
+
+
+def _rows(fields: dict, key: str, count: int, path: str | Path, required: bool = True):
+    """Field ``key`` as float32 (count, 3), or None when it is absent and not ``required``."""
+    array = _array(fields, key, (3,), path, required)
+    if array is not None and array.shape[0] != count:
+        raise SceneFileError(f"{path}: field {key!r} has {array.shape[0]} rows but 'radius' has {count}")
+    return array
+
+
+def _background(fields: dict, shading: str, path: str | Path):
+    value = _plain(fields.get("background", "snow" if shading == "snowflake" else "white"))
     if isinstance(value, str):
         if value not in NAMED_BACKGROUNDS:
             raise SceneFileError(f"{path}: field 'background' must be white, snow or 3 numbers, got {_shown(value)}")
         return value
-    try:
-        rgb = np.asarray(value, dtype=np.float32)
-    except (ValueError, TypeError):
-        rgb = None
-    if rgb is None or rgb.shape != (3,) or not np.all(np.isfinite(rgb)):
-        raise SceneFileError(f"{path}: field 'background' must be white, snow or 3 finite numbers")
-    return tuple(float(c) for c in rgb)
-
-
-def _fields_of_kind(path: Path, expected: str) -> dict:
-    """The file's fields, once its ``kind`` is ``expected``; raises SceneFileError otherwise."""
-    if not path.is_file():
-        raise SceneFileError(f"{path}: no such scene file")
-    fields = _read_fields(path)
-    kind = fields.get("kind")
-    if isinstance(kind, np.ndarray) and kind.ndim == 0 and kind.dtype.kind == "U":
-        kind = str(kind)
-    if not isinstance(kind, str) or kind != expected:
-        raise SceneFileError(f"{path}: field 'kind' must be '{expected}', got {_shown(kind)}")
-    return fields
+    rgb = _numeric(value, "background", path)
+    if rgb.shape != (3,):
+        raise SceneFileError(f"{path}: field 'background' must be white, snow or 3 numbers, got {_shown(value)}")
+    return tuple(float(c) for c in _float32(rgb, "background", path))
 
 
 def load_scene(path: str | Path) -> CircleScene:
-    """Read and validate a circle scene file; raises SceneFileError naming the file and field."""
-    path = Path(path)
+    """Read and validate a circle scene file: float32 position, velocity, color (N, 3) and radius
+    (N,). Raises SceneFileError, whose line starts with ``path`` as given and names the field."""
     fields = _fields_of_kind(path, "circles")
-    position = _array(fields, "position", (3,), path)
-    radius = _array(fields, "radius", (), path)
+    radius = _radius(fields, "circles", path)
     count = radius.shape[0]
-    if count > MAX_CIRCLES:
-        raise SceneFileError(f"{path}: field 'radius' has {count} circles, more than the {MAX_CIRCLES} allowed")
-    if position.shape[0] != count:
-        raise SceneFileError(f"{path}: field 'position' has {position.shape[0]} rows but 'radius' has {count}")
-    if np.any(radius <= 0):
-        raise SceneFileError(f"{path}: field 'radius' must be > 0 ({int(np.sum(radius <= 0))} values are not)")
+    position = _rows(fields, "position", count, path)
     shading = _text(fields, "shading", SHADINGS, "flat", path)
-    color = _array(fields, "color", (3,), path, required=shading == "flat")
-    velocity = _array(fields, "velocity", (3,), path, required=False)
-    for key, array in (("color", color), ("velocity", velocity)):
-        if array is not None and array.shape[0] != count:
-            raise SceneFileError(f"{path}: field {key!r} has {array.shape[0]} rows but 'radius' has {count}")
+    color = _rows(fields, "color", count, path, required=shading == "flat")
+    velocity = _rows(fields, "velocity", count, path, required=False)
     animation = _text(fields, "animation", ANIMATIONS, "none", path)
     if animation == "fireworks" and count != 315:
         raise SceneFileError(f"{path}: field 'animation' fireworks needs exactly 315 circles, got {count}")
     return CircleScene(
-        name=path.stem,
+        name=Path(path).stem,
         position=position,
         velocity=velocity if velocity is not None else np.zeros((count, 3), np.float32),
         color=color if color is not None else np.zeros((count, 3), np.float32),
@@ -210,30 +426,21 @@ def load_scene(path: str | Path) -> CircleScene:
     )
 
 
-def is_scene_file(name: str) -> bool:
-    return Path(name).suffix in SCENE_SUFFIXES
-
-
-def save_sphere_scene(scene: SphereScene, path: str | Path) -> Path:
-    """Write a sphere scene (kind "spheres") to ``path`` (.npz or .json)."""
+def save_sphere_scene(scene: SphereScene, path: str | Path, replace: bool = False) -> Path:
+    """Write a sphere scene (kind "spheres") to ``path`` (.npz or .json), as ``save_scene`` does."""
     path = Path(path)
     fields = {"kind": "spheres", "center": scene.center, "radius": scene.radius, "color": scene.color}
-    return _write_fields(fields, path)
+    return _write_fields(fields, path, replace)
 
 
 def load_sphere_scene(path: str | Path) -> SphereScene:
-    """Read and validate a sphere scene file; raises SceneFileError naming the file and field."""
-    path = Path(path)
+    """Read and validate a sphere scene file: float32 center (N, 3), radius (N,) and color (N, 3) in
+    [0, 1]. Raises SceneFileError, whose line starts with ``path`` as given and names the field."""
     fields = _fields_of_kind(path, "spheres")
-    radius = _array(fields, "radius", (), path)
-    count = radius.shape[0]
-    if count > MAX_CIRCLES:
-        raise SceneFileError(f"{path}: field 'radius' has {count} spheres, more than the {MAX_CIRCLES} allowed")
-    if np.any(radius <= 0):
-        raise SceneFileError(f"{path}: field 'radius' must be > 0 ({int(np.sum(radius <= 0))} values are not)")
-    arrays = {}
-    for key in ("center", "color"):
-        arrays[key] = _array(fields, key, (3,), path)
-        if arrays[key].shape[0] != count:
-            raise SceneFileError(f"{path}: field {key!r} has {arrays[key].shape[0]} rows but 'radius' has {count}")
-    return SphereScene(path.stem, arrays["center"], radius, arrays["color"])
+    radius = _radius(fields, "spheres", path)
+    center = _rows(fields, "center", radius.shape[0], path)
+    color = _rows(fields, "color", radius.shape[0], path)
+    outside = int(np.count_nonzero((color < 0) | (color > 1)))
+    if outside:
+        raise SceneFileError(f"{path}: field 'color' must be in [0, 1] ({outside} values are not)")
+    return SphereScene(Path(path).stem, center, radius, color)

@@ -1,6 +1,8 @@
 """Issue 6, item 1, at scale: 10 million circles load; files that only claim to be huge are
 rejected from their headers before any memory is spent; the app keeps its scene meanwhile."""
 
+import os
+import stat
 import zipfile
 
 import numpy as np
@@ -9,7 +11,7 @@ from edge_scenes import write_many_circles
 
 from app.session import Session
 from app.settings import Settings
-from scenes.files import MAX_CIRCLES, MAX_JSON_BYTES, SceneFileError, load_scene
+from scenes.files import MAX_ARRAY_BYTES, MAX_CIRCLES, MAX_JSON_BYTES, SceneFileError, load_scene
 
 TEN_MILLION = 10_000_000
 
@@ -43,12 +45,18 @@ def test_an_archive_declaring_too_many_values_is_rejected_from_its_header(tmp_pa
     path = tmp_path / "claims.npz"
     header = {"descr": "<f4", "fortran_order": False, "shape": (4 * 10**9,)}
     with zipfile.ZipFile(path, "w") as archive:
+        with archive.open("kind.npy", "w") as stream:
+            np.lib.format.write_array(stream, np.array("circles"))
         with archive.open("radius.npy", "w") as stream:
             np.lib.format.write_array_header_1_0(stream, header)
     with pytest.raises(SceneFileError) as caught:
         load_scene(path)
     message = str(caught.value)
-    assert message == f"{path}: field 'radius' has shape (4000000000,), more than the {MAX_CIRCLES} circles allowed"
+    assert message == (
+        f"{path}: field 'radius' declares shape (4000000000,) of float32, more than the {MAX_ARRAY_BYTES:,} bytes it "
+        "can need"
+    )
+    assert MAX_ARRAY_BYTES == 3 * 8 * MAX_CIRCLES  # (MAX_CIRCLES, 3) float64, the largest valid array
 
 
 def test_a_json_scene_over_the_size_limit_is_rejected_before_parsing(tmp_path):
@@ -56,4 +64,14 @@ def test_a_json_scene_over_the_size_limit_is_rejected_before_parsing(tmp_path):
     with path.open("wb") as stream:
         stream.truncate(MAX_JSON_BYTES + 1)  # sparse: takes no disk space
     with pytest.raises(SceneFileError, match=r"huge.json: 64 MiB is too large for a JSON scene .* as .npz"):
+        load_scene(path)
+
+
+def test_a_json_scene_that_grows_past_the_limit_after_fstat_is_rejected(tmp_path, monkeypatch):
+    path = tmp_path / "growing.json"
+    with path.open("wb") as stream:
+        stream.truncate(MAX_JSON_BYTES + 1)
+    small = os.stat_result((stat.S_IFREG | 0o644, 0, 0, 1, 0, 0, 10, 0, 0, 0))
+    monkeypatch.setattr(os, "fstat", lambda descriptor: small)  # what fstat saw before the file grew
+    with pytest.raises(SceneFileError, match=r"growing.json: 64 MiB is too large for a JSON scene"):
         load_scene(path)

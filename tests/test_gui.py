@@ -309,3 +309,195 @@ def test_dragging_the_picture_orbits_the_shaded_camera(app):
     screen = run_until_shown(app)
     turned = ShadeSettings(azimuth=app.session.settings.camera_azimuth)
     assert np.array_equal(frame_in_window(app, screen), expected_sphere_rgb8("shaded", 256, turned))
+
+
+# -- settings, files and numbers that do not fit ------------------------------------------------
+
+
+def test_config_folder_that_is_a_file_warns_and_nothing_is_written(x_display, config, tmp_path, capsys):
+    from app.launch import GuiOptions, run_gui
+
+    config.write_text("not a folder")
+    result = gui_command("gui", "--scene", "rgb", "--size", "256", "--frames", "2")
+    assert result.returncode == 0, result.stderr
+    assert f"warning: the config folder {config} exists but is not a folder" in result.stderr
+    assert run_gui(GuiOptions(scene="pattern", size=300, frames=2, persist=True)) == 0
+    assert f"warning: the config folder {config} exists but is not a folder" in capsys.readouterr().err
+    assert config.read_text() == "not a folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config"]  # no imgui.ini, no settings anywhere
+
+
+def test_config_folder_that_is_a_file_leaves_imgui_without_an_ini_file(x_display, config, tmp_path, monkeypatch):
+    from imgui_bundle import imgui
+
+    from app.session import Session
+    from app.settings import Settings
+    from app.surfaces import GlfwWindow
+    from app.window import App
+
+    config.write_text("")
+    monkeypatch.chdir(tmp_path)  # where ImGui would write its default imgui.ini
+    app = App(GlfwWindow(900, 600, "rasterlab test"), Session(Settings(scene="rgb", size=256), backend="cpu"))
+    try:
+        assert app.config_folder is None and imgui.get_io().get_ini_filename() == ""  # "": no file at all
+        run_until_shown(app)
+        assert "warning: the config folder" in app.session.status  # the status line says it too
+    finally:
+        app.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config"]
+
+
+def test_a_window_larger_than_the_screen_opens_at_the_screen_size(x_display, config):
+    from app.launch import GuiOptions, run_gui
+
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"window_width": 16384, "window_height": 16000}))
+    assert run_gui(GuiOptions(scene="rgb", size=256, frames=2, persist=True)) == 0
+    saved = json.loads((config / "settings.json").read_text())
+    assert (saved["window_width"], saved["window_height"]) == (1600, 1000)  # the Xvfb screen, no panels
+
+
+def test_a_window_past_the_table_falls_back_to_the_default_size(x_display, config, capsys):
+    from app.launch import GuiOptions, run_gui
+
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"window_width": 20000, "window_height": 20000, "size": 300}))
+    assert run_gui(GuiOptions(frames=2, persist=True)) == 0
+    err = capsys.readouterr().err
+    assert "warning: settings file" in err and "field 'window_width'" in err and "field 'window_height'" in err
+    saved = json.loads((config / "settings.json").read_text())
+    assert (saved["window_width"], saved["window_height"], saved["size"]) == (1280, 800, 300)
+
+
+@pytest.mark.parametrize("spoil", ["deleted", "corrupt"])
+def test_a_remembered_scene_file_that_no_longer_loads_warns_and_shows_the_built_in_scene(
+    x_display, config, tmp_path, spoil
+):
+    scene = tmp_path / "mine.json"
+    if spoil == "corrupt":
+        scene.write_text("{broken")
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"scene": str(scene), "size": 256}))
+    shot = tmp_path / "shot.png"
+    result = gui_command("gui", "--frames", "2", "--headless", "--screenshot", str(shot), drop_display=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    [warning] = [line for line in lines if line.startswith("warning: cannot open scene: ")]
+    assert str(scene) in warning and warning.endswith("; showing the built-in scene rand10k instead")
+    assert lines.index(warning) < len(lines) - 1  # at the start, not only in the final status line
+    assert shot.exists()
+
+
+@pytest.mark.parametrize(
+    "name, content, extra",
+    [
+        ("bad.json", '{"kind": "circles", "position": "nowhere"}', ["--headless"]),
+        ("bad.json", "{broken", []),
+        ("bad.npz", "PK not really", ["--renderer", "spheres", "--headless"]),
+        ("gone.json", None, ["--headless"]),
+    ],
+    ids=["json-headless", "json-window", "spheres-npz", "missing"],
+)
+def test_gui_scene_that_fails_to_load_exits_with_its_message(x_display, config, tmp_path, name, content, extra):
+    bad, shot = tmp_path / name, tmp_path / "s.png"
+    if content is not None:
+        bad.write_text(content)
+    args = ["gui", *extra, "--frames", "2", "--scene", str(bad), "--screenshot", str(shot)]
+    result = gui_command(*args, drop_display="--headless" in extra)
+    assert result.returncode == 2, result.stderr
+    assert f"error: cannot open scene: {bad}" in result.stderr
+    assert "rand10k" not in result.stderr and "classic" not in result.stderr  # no other scene ran
+    assert not shot.exists()
+
+
+def test_a_dropped_file_whose_loader_fails_unexpectedly_keeps_the_scene(app, tmp_path, monkeypatch):
+    import scenes.lookup
+
+    screen = run_until_shown(app)
+    for error in (MemoryError(), RecursionError("maximum recursion depth exceeded"), TypeError("odd")):
+
+        def broken(path, error=error):
+            raise error
+
+        monkeypatch.setattr(scenes.lookup, "load_scene", broken)
+        path = tmp_path / "dropped.npz"
+        app.surface.dropped.append(str(path))  # what GLFW's drop callback does
+        assert app.frame()
+        assert app.session.status.startswith("cannot open scene") and type(error).__name__ in app.session.status
+        assert app.session.settings.scene == "rgb" and not app.session.frame_outstanding
+        assert np.array_equal(frame_in_window(app, run_until_shown(app)), frame_in_window(app, screen))
+
+
+class _WidgetSpy:
+    """Stands in for ``imgui`` in the panel, noting where the widget labelled ``label`` is drawn."""
+
+    def __init__(self, label):
+        from imgui_bundle import imgui
+
+        self.imgui, self.label, self.centre = imgui, label, None
+
+    def __getattr__(self, name):
+        real = getattr(self.imgui, name)
+        if name not in ("input_text", "slider_int"):
+            return real
+
+        def drawn(label, *args, **kwargs):
+            result = real(label, *args, **kwargs)
+            if label == self.label:
+                low, high = self.imgui.get_item_rect_min(), self.imgui.get_item_rect_max()
+                self.centre = ((low.x + high.x) / 2, (low.y + high.y) / 2)
+            return result
+
+        return drawn
+
+
+def type_into(app, spy, text, ctrl_click=False):
+    """Click the spied widget (with ctrl held: a slider's text entry), replace its text, press Enter."""
+    from imgui_bundle import imgui
+
+    io = imgui.get_io()
+    app.frame()
+    io.add_mouse_pos_event(*spy.centre)
+    app.frame()
+    if ctrl_click:
+        io.add_key_event(imgui.Key.mod_ctrl, True)
+    io.add_mouse_button_event(0, True)
+    app.frame()
+    io.add_mouse_button_event(0, False)
+    app.frame()
+    io.add_key_event(imgui.Key.mod_ctrl, True)
+    io.add_key_event(imgui.Key.a, True)  # select all
+    app.frame()
+    io.add_key_event(imgui.Key.a, False)
+    io.add_key_event(imgui.Key.mod_ctrl, False)
+    app.frame()
+    io.add_input_characters_utf8(text)
+    app.frame()
+    press(app, imgui.Key.enter)
+
+
+def test_a_typed_seed_out_of_range_is_refused_with_a_status_message(app, monkeypatch):
+    import app.panel as panel_module
+
+    run_until_shown(app)
+    app.session.select_scene("rand10k")
+    spy = _WidgetSpy("seed")
+    monkeypatch.setattr(panel_module, "imgui", spy)
+    for typed in ("4294967296", "-1", "99999999999999999999999"):
+        type_into(app, spy, typed)
+        assert app.session.status == f"seed must be an integer in 0..4294967295, got {typed}"
+        assert app.session.settings.seed == 0
+    type_into(app, spy, "4294967295")  # past a C int, and still a seed
+    assert app.session.settings.seed == 2**32 - 1 and app.panel.seed_edit == "4294967295"
+
+
+def test_a_typed_sphere_count_is_clamped_by_the_slider(app, monkeypatch):
+    import app.panel as panel_module
+
+    app.session.set_renderer("spheres")
+    assert app.session.select_scene("random")
+    run_until_shown(app)
+    spy = _WidgetSpy("spheres")
+    monkeypatch.setattr(panel_module, "imgui", spy)
+    type_into(app, spy, "0", ctrl_click=True)
+    assert app.session.settings.sphere_count == 1 and app.session.scene.count == 1

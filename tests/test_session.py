@@ -257,3 +257,99 @@ def test_export_to_a_full_disk_says_so_and_leaves_no_partial_file(session, tmp_p
     assert list(folder.iterdir()) == []
     monkeypatch.undo()
     assert session.export_png() == name and name.stat().st_size > 1000
+
+
+# -- files and numbers that do not fit -----------------------------------------------------------
+
+
+def test_a_remembered_scene_file_that_no_longer_loads_falls_back_to_the_built_in_scene(tmp_path):
+    path = tmp_path / "mine.json"
+    save_scene(build_scene("pattern"), path)
+    for spoil in (lambda: path.write_text('{"kind": "circles", "position": 1}'), path.unlink):
+        spoil()
+        made = Session(Settings(scene=str(path), size=256), backend="cpu")
+        try:
+            assert made.scene.name == "rand10k" and made.scene_name == "rand10k"
+            assert str(path) in made.start_problem
+            assert made.status == f"{made.start_problem}; showing the built-in scene rand10k instead"
+        finally:
+            made.close()
+
+
+def test_a_remembered_sphere_scene_file_falls_back_too(tmp_path):
+    bad = tmp_path / "spheres.npz"
+    bad.write_bytes(b"not a zip")
+    made = Session(Settings(renderer="spheres", sphere_scene=str(bad), size=256), backend="cpu")
+    try:
+        assert made.scene.name == "classic" and "showing the built-in scene classic instead" in made.status
+        assert str(bad) in made.status
+    finally:
+        made.close()
+
+
+def test_a_good_start_has_no_problem(session):
+    assert session.start_problem is None
+
+
+@pytest.mark.parametrize(
+    "error, shown",
+    [
+        (MemoryError(), "MemoryError"),
+        (RecursionError("maximum recursion depth exceeded"), "RecursionError: maximum recursion depth exceeded"),
+        (ValueError("odd numbers"), "ValueError: odd numbers"),
+        (KeyError("position"), "KeyError: 'position'"),
+        (ZeroDivisionError("division by zero"), "ZeroDivisionError: division by zero"),
+    ],
+)
+def test_any_error_while_loading_a_file_keeps_the_previous_scene(session, tmp_path, monkeypatch, error, shown):
+    import scenes.lookup
+
+    def broken_loader(path):
+        raise error
+
+    shown_image(session)
+    monkeypatch.setattr(scenes.lookup, "load_scene", broken_loader)
+    path = tmp_path / "dropped.json"
+    path.write_text("{}")
+    assert not session.select_scene(str(path))
+    assert session.status == f"cannot open scene {path}: {shown}"
+    assert session.scene.name == "rgb" and session.settings.scene == "rgb" and session.frame == 0
+    assert not session.frame_outstanding  # nothing was reloaded: the shown image stays
+    assert np.array_equal(session.host_image(), reference("rgb", 256, 0))
+
+
+def test_seeds_outside_the_table_are_refused_not_wrapped(session):
+    from render.limits import SEED
+
+    session.select_scene("rand10k")
+    for seed in (-1, 2**32, 2**64 + 7, "12x", 3.0, True):
+        assert not session.set_seed(seed)
+        assert session.status.startswith(f"seed must be an integer in 0..{2**32 - 1}, got "), session.status
+        assert session.settings.seed == 0
+    assert session.set_seed(SEED.high) and session.settings.seed == 2**32 - 1
+    assert np.array_equal(session.scene.position, build_scene("rand10k", 2**32 - 1).position)
+
+
+def test_sphere_counts_outside_the_table_are_refused_not_clamped(session):
+    from render.limits import SPHERE_COUNT
+
+    session.set_renderer("spheres")
+    assert session.select_scene("random")
+    for count in (0, -5, SPHERE_COUNT.high + 1, 2.5):
+        assert not session.set_sphere_count(count)
+        assert session.status.startswith("sphere count must be an integer in 1..65536, got "), session.status
+        assert session.settings.sphere_count == 1024 and session.scene.count == 1024
+    assert session.set_sphere_count(SPHERE_COUNT.low) and session.scene.count == 1
+
+
+def test_size_material_and_camera_clamp_to_the_table(session):
+    from render.limits import APP_SIZE, ELEVATION
+
+    assert session.set_size(10**6) and session.settings.size == APP_SIZE.high
+    session.set_renderer("spheres")
+    session.set_view("shaded")
+    session.set_material(roughness=7.0, metalness=-1.0)
+    assert (session.settings.roughness, session.settings.metalness) == (1.0, 0.0)
+    assert (session.renderer.shading.roughness, session.renderer.shading.metalness) == (1.0, 0.0)
+    session.orbit(0.0, 500.0)
+    assert session.settings.camera_elevation == ELEVATION.high == session.renderer.shading.elevation

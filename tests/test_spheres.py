@@ -139,7 +139,7 @@ def test_cli_shaded_view_errors():
     result = run(*base, "--roughness", "0.5", "--metalness", "1")
     assert result.returncode == 2 and "--roughness, --metalness apply to --view shaded" in result.stderr
     result = run(*base, "--view", "shaded", "--roughness", "1.5")
-    assert result.returncode == 2 and "expected a value in 0..1, got 1.5" in result.stderr
+    assert result.returncode == 2 and "roughness must be a finite number in 0..1, got 1.5" in result.stderr
     result = run("render", "--scene", "rgb", "--view", "shaded")
     assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
     result = run("bench", "--chart", "c.png")

@@ -1,0 +1,56 @@
+"""Work is bounded or instant: a static scene's frame k costs no advances, an animated one has a
+documented upper bound, and a size the host cannot allocate is one line where the allocation is made."""
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.cli import main
+from render import limits
+from render.reference import ReferenceRenderer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_any_frame_of_a_static_scene_costs_one_advance(tmp_path, monkeypatch):
+    calls = []
+    advance = ReferenceRenderer.advance
+    monkeypatch.setattr(ReferenceRenderer, "advance", lambda self: calls.append(1) or advance(self))
+    far, first = tmp_path / "far.npy", tmp_path / "first.npy"
+    base = ["render", "--scene", "rgby", "--size", "16", "--backend", "cpu"]
+    assert main([*base, "--frame", str(limits.FRAME.high), "--raw", str(far)]) == 0
+    assert calls == [1]
+    assert main([*base, "--raw", str(first)]) == 0
+    assert np.array_equal(np.load(far), np.load(first))
+
+
+def test_an_animated_scene_renders_up_to_its_bound(tmp_path):
+    out = tmp_path / "b.npy"
+    args = ["render", "--scene", "bouncingballs", "--size", "8", "--backend", "cpu", "--raw", str(out)]
+    assert main([*args, "--frame", str(limits.ANIMATED_FRAME.high)]) == 0 and out.exists()
+
+
+def _address_space_1500_mib():
+    resource.setrlimit(resource.RLIMIT_AS, (1500 * 2**20, 1500 * 2**20))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--scene", "rgb"], "not enough host memory for rgb (3 circles) at 16384x16384"),
+        (["--renderer", "spheres", "--scene", "classic"], "not enough host memory for the classic sphere view"),
+    ],
+)
+def test_a_size_the_host_cannot_allocate_is_one_line(tmp_path, args, message):
+    out = tmp_path / "big.png"
+    command = [sys.executable, str(ROOT / "main.py"), "render", *args, "--size", "16384", "--backend", "cpu"]
+    result = subprocess.run(
+        [*command, "--out", str(out)], capture_output=True, text=True, timeout=120, preexec_fn=_address_space_1500_mib
+    )
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert result.returncode == 2 and len(errors) == 1 and message in errors[0], result.stderr
+    assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []

@@ -1,0 +1,105 @@
+"""Every way a command can be stopped cleans up: SIGTERM and SIGHUP in the middle of writing a file
+leave neither the file nor its temporary, like Ctrl-C; a closed or full standard output is one line
+and exit code 1, with no "Exception ignored" from the interpreter."""
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAIN = [sys.executable, str(ROOT / "main.py")]
+
+# Runs the real entry point with the PNG encoder signalling its own process half-way through the
+# file, so the signal lands while the temporary file is open and partly written.
+_SIGNAL_MID_WRITE = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
+import PIL.Image
+
+def save(self, stream, format=None):
+    stream.write(b"\\x89PNG partial")
+    stream.flush()
+    os.kill(os.getpid(), signal.{name})
+    stream.write(b"never")
+
+PIL.Image.Image.save = save
+from app.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_during_a_write_leaves_no_file(tmp_path, name):
+    script = _SIGNAL_MID_WRITE.format(root=str(ROOT), name=name)
+    target = tmp_path / "r.png"
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
+    result = subprocess.run([*command, "--out", str(target)], capture_output=True, text=True, timeout=60)
+    number = getattr(signal, name)
+    expected = "interrupted" if name == "SIGINT" else f"stopped by {name}"
+    assert result.returncode == 128 + number, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == expected and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_during_a_scene_save_leaves_no_file(tmp_path):
+    # np.savez_compressed writes through zipfile; the signal arrives between two members.
+    script = _SIGNAL_MID_WRITE.replace("import PIL.Image", "import numpy as np\nold = np.lib.format.write_array")
+    script = script.replace(
+        "PIL.Image.Image.save = save",
+        "def write_array(stream, array, *a, **k):\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return old(stream, array, *a, **k)\nnp.lib.format.write_array = write_array",
+    ).format(root=str(ROOT), name="SIGTERM")
+    result = subprocess.run(
+        [sys.executable, "-c", script, "scene", "save", "rand10k", str(tmp_path / "s.npz")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 128 + signal.SIGTERM and "stopped by SIGTERM" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def _closed_pipe() -> tuple[int, int]:
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    return write_end
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", "-"],
+        ["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--raw", "/dev/stdout"],
+        ["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", "{tmp}/r.png"],
+        ["--help"],
+    ],
+)
+@pytest.mark.parametrize("stdout", ["closed pipe", "/dev/full"])
+@pytest.mark.parametrize("buffered", [True, False])
+def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, buffered):
+    import os
+
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    descriptor = _closed_pipe() if stdout == "closed pipe" else os.open("/dev/full", os.O_WRONLY)
+    try:
+        result = subprocess.run(
+            [*MAIN, *args], stdout=descriptor, stderr=subprocess.PIPE, text=True, timeout=60, env=env
+        )
+    finally:
+        os.close(descriptor)
+    reason = "Broken pipe" if stdout == "closed pipe" else "No space left on device"
+    lines = result.stderr.strip().splitlines()
+    errors = [line for line in lines if line.startswith("error:")]
+    assert result.returncode == 1, result.stderr
+    assert len(errors) == 1 and reason in errors[0], lines
+    assert "standard output" in errors[0] or "/dev/stdout" in errors[0], lines
+    assert lines[-1] == errors[0] and "Exception ignored" not in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,274 @@
+"""Outputs are placed so that nothing the user did not allow is replaced: a file that appears while a
+command works is kept, two commands racing for one name leave one winner and one clear error, and
+special files (FIFOs, devices, sockets, folders, links) are written into as streams or refused, never
+replaced or unlinked."""
+
+import errno
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scenes.safe_write import OutputError, OutputExists, output_kind, write_new_file, write_output
+
+ROOT = Path(__file__).resolve().parent.parent
+RENDER = [sys.executable, str(ROOT / "main.py"), "render", "--backend", "cpu"]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _writer(data: bytes):
+    return lambda stream: stream.write(data)
+
+
+def _only(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_an_existing_file_is_kept_unless_replacing_is_allowed(tmp_path):
+    target = tmp_path / "a.png"
+    target.write_bytes(b"theirs")
+    with pytest.raises(OutputExists, match="a.png was created by another program"):
+        write_output(target, _writer(b"ours"))
+    assert target.read_bytes() == b"theirs"
+    write_output(target, _writer(b"ours"), replace=True)
+    assert target.read_bytes() == b"ours" and _only(tmp_path) == ["a.png"]
+
+
+def test_a_file_that_appears_during_the_write_is_kept(tmp_path):
+    target = tmp_path / "a.png"
+
+    def racing(stream):
+        stream.write(b"ours")
+        target.write_bytes(b"theirs")  # another program takes the name meanwhile
+
+    with pytest.raises(OutputExists, match="created by another program while this one worked; it was kept"):
+        write_output(target, racing)
+    assert target.read_bytes() == b"theirs" and _only(tmp_path) == ["a.png"]
+
+
+def test_without_hard_links_the_name_is_still_claimed_in_one_step(tmp_path, monkeypatch):
+    def no_links(source, target):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    write_output(tmp_path / "a.png", _writer(b"first"))
+    assert (tmp_path / "a.png").read_bytes() == b"first"
+
+    def racing(stream):
+        stream.write(b"ours")
+        (tmp_path / "b.png").write_bytes(b"theirs")
+
+    with pytest.raises(OutputExists):
+        write_output(tmp_path / "b.png", racing)
+    assert (tmp_path / "b.png").read_bytes() == b"theirs" and _only(tmp_path) == ["a.png", "b.png"]
+
+
+def test_new_file_names_step_past_taken_ones_even_mid_write(tmp_path):
+    (tmp_path / "x.png").write_bytes(b"1")
+    calls = []
+
+    def racing(stream):
+        calls.append(1)
+        if len(calls) == 1:
+            (tmp_path / "x-2.png").write_bytes(b"2")  # taken while we wrote
+        stream.write(b"ours")
+
+    assert write_new_file(tmp_path / "x.png", racing) == tmp_path / "x-3.png"
+    assert (tmp_path / "x-2.png").read_bytes() == b"2" and (tmp_path / "x-3.png").read_bytes() == b"ours"
+    assert _only(tmp_path) == ["x-2.png", "x-3.png", "x.png"]
+
+
+def _started(process: subprocess.Popen) -> None:
+    """Wait until the command has checked its outputs and started rendering (it names its backend)."""
+    for line in process.stderr:
+        if line.startswith("backend:"):
+            return
+    raise AssertionError("the command ended before rendering")
+
+
+def test_a_file_created_by_another_program_during_a_render_is_kept(tmp_path):
+    target = tmp_path / "r.png"
+    command = [*RENDER, "--scene", "rand10k", "--size", "768", "--out", str(target)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    _started(process)
+    target.write_bytes(b"theirs")
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 1
+    assert err.strip().splitlines() == [
+        f"error: {target} was created by another program while this one worked; "
+        "it was kept (pass --overwrite to replace it)"
+    ]
+    assert target.read_bytes() == b"theirs" and _only(tmp_path) == ["r.png"]
+
+
+def test_with_overwrite_a_file_created_during_a_render_is_replaced(tmp_path):
+    target = tmp_path / "r.png"
+    command = [*RENDER, "--scene", "rand10k", "--size", "512", "--out", str(target), "--overwrite"]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    _started(process)
+    target.write_bytes(b"theirs")
+    process.communicate(timeout=120)
+    assert process.returncode == 0 and target.read_bytes().startswith(PNG_MAGIC)
+
+
+def test_two_commands_writing_one_path_leave_one_winner(tmp_path):
+    target = tmp_path / "r.png"
+    command = [*RENDER, "--scene", "rand10k", "--size", "512", "--out", str(target)]
+    processes = [subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in (1, 2)]
+    results = [(p.communicate(timeout=120), p.returncode) for p in processes]
+    winners = [out for (out, _), code in results if code == 0]
+    losers = [err.strip().splitlines() for (_, err), code in results if code != 0]
+    assert len(winners) == 1 and winners[0].startswith(f"wrote {target}")
+    assert len(losers) == 1 and losers[0][-1].startswith(f"error: {target} ")
+    assert "was created by another program" in losers[0][-1] or "exists; pass --overwrite" in losers[0][-1]
+    assert target.read_bytes().startswith(PNG_MAGIC) and _only(tmp_path) == ["r.png"]
+
+
+def _read_fifo(path: Path, into: list) -> threading.Thread:
+    def read():
+        with open(path, "rb") as stream:
+            into.append(stream.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_a_fifo_is_written_into_never_replaced(tmp_path, overwrite):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = _read_fifo(fifo, received)
+    command = [*RENDER, "--scene", "rgb", "--size", "32", "--out", str(fifo)] + (["--overwrite"] if overwrite else [])
+    result = subprocess.run(command, capture_output=True, timeout=60)
+    reader.join(10)
+    assert result.returncode == 0, result.stderr
+    assert received and received[0].startswith(PNG_MAGIC)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and _only(tmp_path) == ["pipe"]
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "link-to-null"])
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_a_character_device_is_written_into_never_replaced(tmp_path, path, overwrite):
+    if path == "link-to-null":
+        (tmp_path / path).symlink_to("/dev/null")
+        path = str(tmp_path / path)
+    command = [*RENDER, "--scene", "rgb", "--size", "16", "--out", path] + (["--overwrite"] if overwrite else [])
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    if "link" in path:
+        assert os.readlink(path) == "/dev/null"
+
+
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_png_to_standard_output_with_messages_on_stderr(out):
+    command = [*RENDER, "--scene", "rgb", "--size", "16", "--out", out]
+    result = subprocess.run(command, capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(PNG_MAGIC)
+    assert b"wrote " + out.encode() in result.stderr
+
+
+def test_raw_to_standard_output_is_a_whole_npy(tmp_path):
+    command = [*RENDER, "--scene", "rgb", "--size", "8", "--raw", "-"]
+    result = subprocess.run(command, capture_output=True, timeout=60)
+    (tmp_path / "r.npy").write_bytes(result.stdout)
+    assert result.returncode == 0 and np.load(tmp_path / "r.npy").shape == (8, 8, 4)
+
+
+def test_kinds_of_special_files(tmp_path):
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "sock.png"))
+    (tmp_path / "dangling.png").symlink_to(tmp_path / "missing.png")
+    (tmp_path / "loop.png").symlink_to(tmp_path / "loop.png")
+    (tmp_path / "folder.png").mkdir()
+    cases = {
+        "sock.png": "it is a socket",
+        "dangling.png": "it is a symbolic link to a missing file",
+        "loop.png": "Too many levels of symbolic links",
+        "folder.png": "it is a folder",
+        "x" * 300 + ".png": "File name too long",
+        "nofolder/x.png": "its folder does not exist",
+    }
+    for name, reason in cases.items():
+        with pytest.raises(OutputError, match=reason):
+            output_kind(tmp_path / name)
+    assert output_kind("/dev/null") == output_kind("-") == output_kind("/proc/self/fd/1") == "stream"
+    server.close()
+
+
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("sock.png", "it is a socket"),
+        ("dangling.png", "it is a symbolic link to a missing file"),
+        ("loop.png", "Too many levels of symbolic links"),
+        ("x" * 300 + ".png", "File name too long"),
+    ],
+)
+def test_unwritable_outputs_are_one_line_and_nothing_is_touched(tmp_path, name, reason):
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "sock.png"))
+    (tmp_path / "dangling.png").symlink_to(tmp_path / "missing.png")
+    (tmp_path / "loop.png").symlink_to(tmp_path / "loop.png")
+    before = _only(tmp_path)
+    result = subprocess.run(
+        [*RENDER, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / name), "--overwrite"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert result.returncode == 2 and len(errors) == 1 and reason in errors[0], result.stderr
+    assert "Traceback" not in result.stderr and _only(tmp_path) == before
+    server.close()
+
+
+def test_overwrite_through_a_link_replaces_its_target_and_keeps_the_link(tmp_path):
+    (tmp_path / "real.png").write_bytes(b"old")
+    (tmp_path / "link.png").symlink_to("real.png")
+    result = subprocess.run(
+        [*RENDER, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / "link.png"), "--overwrite"],
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 0
+    assert os.readlink(tmp_path / "link.png") == "real.png"
+    assert (tmp_path / "real.png").read_bytes().startswith(PNG_MAGIC) and _only(tmp_path) == ["link.png", "real.png"]
+
+
+def test_an_app_export_never_replaces_a_file_that_appears_while_it_writes(tmp_path, monkeypatch):
+    import time
+
+    import app.session
+    from app.session import Session
+    from app.settings import Settings
+
+    session = Session(Settings(scene="rgb", size=256, export_folder=str(tmp_path)), backend="cpu")
+    deadline = time.monotonic() + 60
+    while not session.update() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    encoder = app.session.png_encoder
+
+    def racing_encoder(pixels):
+        encode = encoder(pixels)
+
+        def write(stream):
+            (tmp_path / "rgb_reference_0000.png").write_bytes(b"theirs")
+            encode(stream)
+
+        return write
+
+    monkeypatch.setattr(app.session, "png_encoder", racing_encoder)
+    assert session.export_png() == tmp_path / "rgb_reference_0000-2.png"
+    assert (tmp_path / "rgb_reference_0000.png").read_bytes() == b"theirs"
+    assert (tmp_path / "rgb_reference_0000-2.png").read_bytes().startswith(PNG_MAGIC)
+    session.close()
