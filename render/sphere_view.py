@@ -50,6 +50,11 @@ class SphereView:
         if self.view == "shaded" and self._advances > 1:
             self.shading = self.shading.orbited(ORBIT_STEP_DEGREES)
 
+    @property
+    def animated(self) -> bool:
+        """The shaded view's camera orbits one step per frame; the classic view is one picture."""
+        return self.view == "shaded"
+
     def render(self) -> None:
         if self._gpu is not None:
             self._gpu.shading = self.shading

@@ -54,3 +54,20 @@ def test_a_size_the_host_cannot_allocate_is_one_line(tmp_path, args, message):
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert result.returncode == 2 and len(errors) == 1 and message in errors[0], result.stderr
     assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_sphere_frames_orbit_in_the_shaded_view_and_cost_nothing_in_the_classic_one():
+    from render.base import render_frame
+    from render.sphere_shading import ShadeSettings, reference_image
+    from render.sphere_view import SphereView
+    from scenes.spheres import random_spheres
+
+    scene, shading = random_spheres(12, 3), ShadeSettings()
+    classic = SphereView(None, "classic", shading)
+    classic.load(scene, 48, 48)
+    assert not classic.animated
+    assert np.array_equal(render_frame(classic, limits.FRAME.high), render_frame(classic, 0))
+    shaded = SphereView(None, "shaded", shading)
+    shaded.load(scene, 48, 48)
+    expected = reference_image(scene, 48, "shaded", shading.orbited(2)).astype(np.float32) / np.float32(255)
+    assert shaded.animated and np.array_equal(render_frame(shaded, 2), expected)
