@@ -20,7 +20,7 @@ from collections.abc import Callable
 from app.cli_spheres import SphereUsageError
 from app.outputs import OutputRefused, claim_outputs, output_name, writes_to_stdout
 from render import limits
-from render.base import RendererUnavailable, render_frame
+from render.base import OutOfHostMemory, RendererUnavailable, render_frame
 from render.gpu import gpu_problem
 from render.image_io import write_png, write_raw, write_text_file
 from render.sphere_shading import VIEWS
@@ -72,6 +72,9 @@ def _within(limit: limits.Limit) -> Callable[[str], int | float]:
 
     def parse(text: str):
         try:
+            # Python also reads ' 5', '1_0' and other scripts' digits; a command line takes plain ASCII.
+            if not (text.isascii() and text == text.strip() and "_" not in text):
+                raise ValueError(text)
             value = int(text) if limit.integer else float(text)
         except ValueError:
             kind = "an integer" if limit.integer else "a number"
@@ -120,7 +123,12 @@ def _variants(names: list[str] | None, renderer: str = "circles") -> list[str]:
 
 
 def _note(text: str) -> None:
-    print(text, file=sys.stderr)
+    """One line on stderr, whatever characters the paths in it hold."""
+    print(_one_line(text), file=sys.stderr)
+
+
+def _one_line(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def choose_backend(requested: str | None) -> str:
@@ -151,7 +159,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     scene = make_scene()
     frame = _frame_of(scene, args.frame)
     out = args.out or (None if args.raw else f"{scene.name}_{frame:04d}.png")
-    replaceable = claim_outputs([out, args.raw], args.overwrite)
+    placements = claim_outputs([out, args.raw], args.overwrite)
     backend = choose_backend(args.backend)
     if backend == "cuda":
         from render.cuda_renderer import CudaRenderer
@@ -166,9 +174,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     label = getattr(renderer, "resolved", None)
     outputs = []
     if out:
-        outputs.append(write_png(image, out, out in replaceable))
+        outputs.append(write_png(image, out, placements[out]))
     if args.raw:
-        outputs.append(write_raw(image, args.raw, args.raw in replaceable))
+        outputs.append(write_raw(image, args.raw, placements[args.raw]))
     used = f"{backend}" + (f" {label.label()}" if label else "")
     for path in outputs:
         print(f"wrote {path} ({scene.name}, {args.size}x{args.size}, frame {frame}, {used})")
@@ -231,13 +239,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.renderer == "spheres":
         from app.cli_spheres import bench_spheres, check_bench_arguments
 
-        replaceable = check_bench_arguments(args)
+        placements = check_bench_arguments(args)
         _require_gpu("bench")
-        return bench_spheres(args, _progress_bar, replaceable)
+        return bench_spheres(args, _progress_bar, placements)
     _spheres_only(args, ("counts", "sizes", "view", "chart"))
     scenes = _scene_list(args.scenes or list(SCORED_SCENES), args.seed)
     variants = _variants(args.variants)
-    replaceable = claim_outputs([args.json], args.overwrite)
+    placements = claim_outputs([args.json], args.overwrite)
     _require_gpu("bench")
     from render.bench import BEST_PEER_MS, run_bench
     from render.gpu import gpu_name
@@ -270,7 +278,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "runs": args.runs,
             "rows": [dict(row.__dict__, floor_ratio=row.floor_ratio) for row in rows],
         }
-        write_text_file(json.dumps(payload, indent=2), args.json, args.json in replaceable)
+        write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
         print(f"wrote {args.json}")
     return 0
 
@@ -278,14 +286,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_scene_save(args: argparse.Namespace) -> int:
     if args.name not in SCENE_NAMES:
         raise UsageError(f"unknown scene {args.name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}")
-    replaceable = claim_outputs([args.file], args.overwrite)
+    placements = claim_outputs([args.file], args.overwrite)
     scene = build_scene(args.name, args.seed)
     if args.frame is not None:
         from scenes.animation import advance
 
         for _ in range(_frame_of(scene, args.frame) + 1 if scene.animation != "none" else 0):
             advance(scene)
-    path = save_scene(scene, args.file, args.file in replaceable)
+    path = save_scene(scene, args.file, placements[args.file])
     print(f"wrote {path} ({args.name}, {scene.count} circles)")
     return 0
 
@@ -302,7 +310,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
         _variants([args.variant], renderer or "circles")
     if args.backend == "cuda":
         choose_backend("cuda")
-    replaceable = claim_outputs([args.screenshot, args.stats], args.overwrite)
+    placements = claim_outputs([args.screenshot, args.stats], args.overwrite)
     if args.scene and renderer == "circles":
         scene_loader(args.scene, 0)
     elif args.scene:
@@ -323,7 +331,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
         vsync=None if args.vsync is None else args.vsync == "on",
         force_host_copy=True if args.host_copy else None,
         stats=args.stats,
-        replaceable=replaceable,
+        placements=placements,
     )
     return run_gui(options)
 
@@ -450,38 +458,47 @@ def build_parser() -> argparse.ArgumentParser:
 
 @contextlib.contextmanager
 def _signals_unwind():
-    """While a command runs, SIGTERM and SIGHUP raise Stopped (once; a second one is ignored while
-    the first unwinds), so the code that removes temporary files runs as it does for Ctrl-C."""
+    """While a command runs, Ctrl-C, SIGTERM and SIGHUP raise Stopped, so the code that removes
+    temporary files runs. Only the first does: later ones, even ones already on their way, are
+    swallowed by a handler that does nothing, until the process exits."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    names = (signal.SIGTERM, signal.SIGHUP)
+    names = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    stopped = []
+
+    def ignore(_signum, _frame):
+        pass
 
     def stop(signum, _frame):
+        stopped.append(signum)
+        # A Python no-op rather than SIG_IGN: a signal that arrived meanwhile still finds a handler.
         for name in names:
-            signal.signal(name, signal.SIG_IGN)
+            signal.signal(name, ignore)
         raise Stopped(signum)
 
     previous = {name: signal.signal(name, stop) for name in names}
     try:
         yield
     finally:
-        for name, handler in previous.items():
-            signal.signal(name, handler)
+        if not stopped:
+            for name, handler in previous.items():
+                signal.signal(name, handler)
 
 
 def _silence_stdout() -> None:
     """Point descriptor 1 at /dev/null, so the interpreter's last flush of a closed or full standard
     output cannot fail again at exit ("Exception ignored ...")."""
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, 1)
     os.close(devnull)
 
 
 def _flush_stdout() -> str | None:
     """Flush standard output; the reason when it cannot take the data (closed pipe, full disk)."""
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None: started with descriptor 1 closed
+            sys.stdout.flush()
     except OSError as error:
         _silence_stdout()
         return error.strerror or str(error)
@@ -502,6 +519,9 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write(args.usage())
         _note(f"error: {error}")
         return 2
+    except OutOfHostMemory as error:
+        _note(f"error: {error}")
+        return 1
     except (SceneFileError, RendererUnavailable) as error:
         _note(f"error: {error}")
         return 2
@@ -522,21 +542,24 @@ def _run(args: argparse.Namespace) -> int:
         _note("interrupted")
         return 130
     except Stopped as stop:
-        _note(f"stopped by {signal.Signals(stop.signum).name}")
+        _note("interrupted" if stop.signum == signal.SIGINT else f"stopped by {signal.Signals(stop.signum).name}")
         return 128 + stop.signum
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
-        try:
-            args = parser.parse_args(argv)
-        finally:
-            sys.stdout.flush()  # raises here, instead of at exit, after --help
+        args = parser.parse_args(argv)
     except OSError as error:  # --help into a closed or full standard output
         _silence_stdout()
         _note(f"error: cannot write to standard output: {error.strerror or error}")
         return 1
+    except SystemExit:
+        broken = _flush_stdout()  # after --help: fails here rather than at exit
+        if broken:
+            _note(f"error: cannot write to standard output: {broken}")
+            return 1
+        raise
     if args.command is None:
         from app.launch import GuiOptions, run_gui
 

@@ -13,6 +13,7 @@ from render.image_io import write_png_rgb8, write_raw_top_down, write_text_file
 from render.sphere_shading import ShadeSettings, reference_image
 from render.variants import UnknownVariantError, checked_variants
 from scenes.lookup import names_a_file, sphere_scene_loader
+from scenes.safe_write import Placement
 from scenes.spheres import SPHERE_SCENES, SphereScene, build_sphere_scene, random_spheres
 
 CHECK_COUNTS = (1, 20, 256, 2340, 3000)  # 3000: past constant memory, so that row says why
@@ -57,7 +58,7 @@ def render_spheres(args: argparse.Namespace, choose_backend) -> int:
     scene = sphere_scene(args.scene, args.count, args.seed)
     suffix = "spheres" if view == "classic" else "shaded"
     out = args.out or (None if args.raw else f"{scene.name}_{suffix}.png")
-    replaceable = claim_outputs([out, args.raw], args.overwrite)
+    placements = claim_outputs([out, args.raw], args.overwrite)
     if args.variant and args.backend == "cpu":
         raise SphereUsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     backend = choose_backend(args.backend)
@@ -77,10 +78,10 @@ def render_spheres(args: argparse.Namespace, choose_backend) -> int:
     top_down = np.ascontiguousarray(image[::-1])
     outputs = []
     if out:
-        outputs.append(write_png_rgb8(top_down[..., :3], out, out in replaceable))
+        outputs.append(write_png_rgb8(top_down[..., :3], out, placements[out]))
     if args.raw:
         raw = top_down.astype(np.float32) / np.float32(255)
-        outputs.append(write_raw_top_down(raw, args.raw, args.raw in replaceable))
+        outputs.append(write_raw_top_down(raw, args.raw, placements[args.raw]))
     for path in outputs:
         print(f"wrote {path} ({scene.name}, {scene.count} spheres, {view}, {args.size}x{args.size}, {used})")
     return 0
@@ -112,14 +113,14 @@ def check_spheres(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def check_bench_arguments(args: argparse.Namespace) -> frozenset[str]:
-    """Reject bad variants and outputs before a bench that may run for minutes; returns the
-    outputs the user allowed to be replaced."""
+def check_bench_arguments(args: argparse.Namespace) -> dict[str, Placement]:
+    """Reject bad variants and outputs before a bench that may run for minutes; returns how each
+    output is to be written."""
     sphere_variants(args.variants)
     return claim_outputs([args.json, args.chart], args.overwrite)
 
 
-def bench_spheres(args: argparse.Namespace, progress, replaceable: frozenset[str]) -> int:
+def bench_spheres(args: argparse.Namespace, progress, placements: dict[str, Placement]) -> int:
     from render.gpu import gpu_name
     from render.sphere_tasks import BENCH_COUNTS, BENCH_SIZES, TIMED_LAUNCHES, run_sphere_bench
 
@@ -140,11 +141,11 @@ def bench_spheres(args: argparse.Namespace, progress, replaceable: frozenset[str
             print(f"{count:>7} {size:>5} " + " ".join(cells))
     if args.json:
         payload = {"gpu": gpu_name(), "view": view, "seed": args.seed, "launches": TIMED_LAUNCHES, "rows": rows}
-        write_text_file(json.dumps(payload, indent=2), args.json, args.json in replaceable)
+        write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
         print(f"wrote {args.json}")
     if args.chart:
         from render.chart import sphere_bench_chart
 
         title = f"{gpu_name()}: sphere tracer, {view} view, median kernel time (CUDA events), seed {args.seed}"
-        print(f"wrote {sphere_bench_chart(rows, args.chart, title, args.chart in replaceable)}")
+        print(f"wrote {sphere_bench_chart(rows, args.chart, title, placements[args.chart])}")
     return 0

@@ -13,6 +13,7 @@ import sys
 
 from app.settings import Settings, load_settings, save_settings
 from render.image_io import write_text_file
+from scenes.safe_write import NEW_FILE, Placement
 
 
 @dataclasses.dataclass
@@ -32,7 +33,7 @@ class GuiOptions:
     vsync: bool | None = None
     force_host_copy: bool | None = None
     stats: str | None = None  # JSON file for the frame-time medians
-    replaceable: frozenset[str] = frozenset()  # outputs the user allowed to be replaced
+    placements: dict[str, Placement] = dataclasses.field(default_factory=dict)  # how each output is written
     persist: bool = False  # save settings on exit (the interactive app only)
 
 
@@ -82,6 +83,7 @@ def _start_session(settings: Settings, options: GuiOptions):
         return session
     if options.scene is None:
         _say(f"warning: {session.status}")
+        session.status = ""  # said once, not again at exit
         return session
     _say(f"error: {session.start_problem}")
     session.close()
@@ -116,25 +118,26 @@ def run_gui(options: GuiOptions) -> int:
     if session is None:
         surface.close()
         return 2
-    app = App(surface, session)
+    app = App(surface, session, keep_layout=options.persist)
     if app.config_warning:
         _say(f"warning: {app.config_warning}")
+    said = session.status  # printed at exit only when something changed it
     try:
-        app.run(options.frames, options.screenshot, options.screenshot in options.replaceable)
+        app.run(options.frames, options.screenshot, options.placements.get(options.screenshot, NEW_FILE))
         if options.stats:
-            write_text_file(json.dumps(app.stats(), indent=2), options.stats, options.stats in options.replaceable)
+            write_text_file(json.dumps(app.stats(), indent=2), options.stats, options.placements[options.stats])
         if options.persist and app.config_folder is not None:
             settings.window_width, settings.window_height = surface.window_size()
             problem = save_settings(settings)
             if problem:
                 _say(f"warning: {problem}")
     finally:
-        if session.status:
+        if session.status and session.status != said and app.screenshot_error is None:
             _say(session.status)
         if app.display.notice:
             _say(f"note: {app.display.notice}")
         app.close()
     if options.screenshot and app.last_screenshot is None:
-        _say(f"error: no screenshot written to {options.screenshot}")
-        return 2
+        _say(f"error: {app.screenshot_error or f'no screenshot written to {options.screenshot}'}")
+        return 1
     return 0

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from scenes.safe_write import EXISTING, STDOUT, STREAM, OutputError, output_kind
+from scenes.safe_write import EXISTING, STDOUT, STREAM, OutputError, Placement, descriptor_of, output_kind
 
 
 class OutputRefused(Exception):
@@ -43,52 +44,70 @@ def output_name(*suffixes: str, streams_need_suffix: bool = False) -> Callable[[
 
 def writes_to_stdout(path: str | None) -> bool:
     """Whether ``path`` names this process's standard output (``-`` or a path to descriptor 1)."""
-    if path is None:
-        return False
-    if path == STDOUT:
-        return True
-    try:
-        return os.path.samestat(os.stat(path), os.fstat(1))
-    except OSError:
-        return False
+    return path is not None and _identity(path) == _identity(STDOUT)
 
 
-def claim_outputs(paths: Iterable[str | None], overwrite: bool) -> frozenset[str]:
-    """Check every given output before the work; returns the paths the user allowed to be replaced.
+def claim_outputs(paths: Iterable[str | None], overwrite: bool) -> dict[str, Placement]:
+    """Check every given output before the work; returns how each is to be written.
 
     Raises OutputRefused when one cannot be written (missing folder, a folder, a socket, ...), when
-    two name the same file, or when one exists and neither ``overwrite`` nor the user's yes at a
-    terminal allows replacing it.
+    two name the same file or one names standard error (where messages go), or when one exists and
+    neither ``overwrite`` nor the user's yes at a terminal allows replacing it. With ``overwrite``, a
+    file that appears at a new output's name while the command works is replaced too.
     """
     given = [path for path in paths if path is not None]
-    _refuse_duplicates(given)
-    replaceable = set()
+    _refuse_shared_files(given)
+    placements = {}
     for path in given:
         try:
             kind = output_kind(path)
         except OutputError as error:
             raise OutputRefused(str(error)) from None
-        if overwrite:
-            replaceable.add(path)  # also a file that appears while the command works
-        elif kind == EXISTING:
-            if not _confirmed(f"{path} exists. Replace it? [y/N] "):
-                raise OutputRefused(f"{path} exists; pass --overwrite to replace it")
-            replaceable.add(path)
-    return frozenset(replaceable)
+        if kind == STREAM:
+            placements[path] = Placement(stream=True)
+            continue
+        if kind == EXISTING and not overwrite and not _confirmed(f"{path} exists. Replace it? [y/N] "):
+            raise OutputRefused(f"{path} exists; pass --overwrite to replace it")
+        placements[path] = Placement(replace=overwrite or kind == EXISTING)
+    return placements
 
 
-def _refuse_duplicates(paths: list[str]) -> None:
-    seen: dict[str, str] = {}
+def _identity(path: str) -> tuple[int, int] | str:
+    """What ``path`` refers to: (device, inode) of an existing file or open descriptor, else the
+    path made absolute."""
+    descriptor = descriptor_of(path)
+    try:
+        status = os.fstat(descriptor) if descriptor is not None else os.stat(path)
+    except (OSError, ValueError):
+        return os.path.realpath(path)
+    return (status.st_dev, status.st_ino)
+
+
+def _refuse_shared_files(paths: list[str]) -> None:
+    seen: dict[tuple[int, int] | str, str] = {}
+    stderr = _messages_file()
     for path in paths:
-        key = os.path.realpath("/dev/stdout" if path == STDOUT else path)
+        key = _identity(path)
+        if key == stderr:
+            raise OutputRefused(f"{path} is standard error, where this command's messages go")
         if key in seen:
             raise OutputRefused(f"{seen[key]} and {path} name the same file; give each output its own")
         seen[key] = path
 
 
+def _messages_file() -> tuple[int, int] | None:
+    """Standard error's file when an output there would be mixed with the messages (a pipe or a
+    file); None for a terminal or /dev/null, which take both harmlessly."""
+    try:
+        status = os.fstat(2)
+    except OSError:
+        return None
+    return None if stat.S_ISCHR(status.st_mode) else (status.st_dev, status.st_ino)
+
+
 def _confirmed(question: str) -> bool:
     """The user's yes, asked at the terminal; False when nobody is there to ask."""
-    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if sys.stdin is None or sys.stderr is None or not (sys.stdin.isatty() and sys.stderr.isatty()):
         return False
     sys.stderr.write(question)
     sys.stderr.flush()

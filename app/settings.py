@@ -29,9 +29,9 @@ from render.limits import (
 from render.sphere_shading import VIEWS
 from render.variants import REGISTRIES, UnknownVariantError, parse_variant
 from scenes.builtin import SCENE_NAMES
+from scenes.files import is_scene_file
 from scenes.spheres import SPHERE_SCENES
 
-SCENE_FILE_SUFFIXES = (".npz", ".json")
 # A saved file is well under 1 KiB: anything past this cap is not ours, and is not worth parsing.
 MAX_SETTINGS_BYTES = 2**20
 # A warning quotes at most this much of one field's problem (a bad value can be a very long string).
@@ -105,7 +105,7 @@ def _problem(key: str, value, default) -> str | None:
         return f"should be {type(default).__name__}, got {value!r}"
     if key in _CHOICES and value not in _CHOICES[key]:
         return f"must be one of {', '.join(_CHOICES[key])}, got {value!r}"
-    if key in _SCENES and not (value in _SCENES[key] or Path(value).suffix in SCENE_FILE_SUFFIXES):
+    if key in _SCENES and not (value in _SCENES[key] or is_scene_file(value)):
         return f"is not a built-in scene or scene file: {value!r}"
     if key in _VARIANTS:
         try:

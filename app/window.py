@@ -8,6 +8,8 @@ and time step from us instead of from GLFW).
 from __future__ import annotations
 
 import collections
+import os
+import stat
 import time
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from app.settings import Settings, prepare_config_dir
 from render.gpu import gpu_failures
 from render.image_io import png_encoder
 from render.limits import APP_SIZE
-from scenes.safe_write import OutputError, write_new_file, write_output
+from scenes.safe_write import NEW_FILE, OutputError, Placement, write_new_file, write_output
 
 BACKGROUND = (0.11, 0.11, 0.13)
 FRAME_LOG_FRAMES = 1000
@@ -31,13 +33,16 @@ FRAME_LOG_FRAMES = 1000
 class App:
     """One window (or pbuffer), one session, one panel."""
 
-    def __init__(self, surface, session: Session) -> None:
+    def __init__(self, surface, session: Session, keep_layout: bool = True) -> None:
+        """``keep_layout``: remember the panel layout in the config folder's imgui.ini (the
+        interactive app); scripted runs leave no file behind."""
         self.surface = surface
         self.session = session
         self.settings: Settings = session.settings
-        self._screenshot_to: tuple[Path, bool] | None = None  # path, and whether it may be replaced
+        self._screenshot_to: tuple[Path, Placement] | None = None
         self._screenshot_requested = False
         self.last_screenshot: Path | None = None
+        self.screenshot_error: str | None = None
         # Per shown frame: wall ms, stage and copy ms; bounded, so a long session does not grow.
         self.frame_log: collections.deque[dict[str, float]] = collections.deque(maxlen=FRAME_LOG_FRAMES)
         self._last_present = self._last_ui = time.perf_counter()
@@ -45,8 +50,9 @@ class App:
         implot.create_context()
         # Only a window has a panel layout to keep; where the config folder cannot take it, the app
         # runs without saving anything (None: ImGui writes no imgui.ini).
-        self.config_folder, self.config_warning = prepare_config_dir() if surface.interactive else (None, None)
-        imgui.get_io().set_ini_filename(str(self.config_folder / "imgui.ini") if self.config_folder else None)
+        keeping = surface.interactive and keep_layout
+        self.config_folder, self.config_warning = prepare_config_dir() if keeping else (None, None)
+        imgui.get_io().set_ini_filename(self._layout_file())
         if self.config_warning:
             session.status = f"{session.status}\nwarning: {self.config_warning}".lstrip()
         if surface.interactive:
@@ -55,6 +61,25 @@ class App:
         self.display = FrameDisplay(self.settings.force_host_copy)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
+
+    def _layout_file(self) -> str | None:
+        """imgui.ini in the config folder, unless something other than a regular file is there:
+        ImGui writes the file in place, so a FIFO would hang the app and a link redirect the write."""
+        if self.config_folder is None:
+            return None
+        path = self.config_folder / "imgui.ini"
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return str(path)
+        except OSError as error:
+            mode, reason = None, error.strerror
+        else:
+            reason = "it is not a regular file"
+        if mode is None or not stat.S_ISREG(mode):
+            self.config_warning = f"{path} is not used ({reason}); the panel layout will not be saved"
+            return None
+        return str(path)
 
     # -- geometry ----------------------------------------------------------------------------
 
@@ -73,10 +98,10 @@ class App:
 
     # -- actions -----------------------------------------------------------------------------
 
-    def request_screenshot(self, path: str | Path | None = None, replace: bool = False) -> None:
-        """Save the next presented frame, UI included: to ``path`` (an existing file replaced only
-        when ``replace``, which the command line asked for), else under a new name in the export folder."""
-        self._screenshot_to = None if path is None else (Path(path), replace)
+    def request_screenshot(self, path: str | Path | None = None, how: Placement = NEW_FILE) -> None:
+        """Save the next presented frame, UI included: to ``path``, placed as ``how`` says (the
+        command line checked it), else under a new name in the export folder."""
+        self._screenshot_to = None if path is None else (Path(path), how)
         self._screenshot_requested = True
 
     def _save_screenshot(self) -> None:
@@ -94,10 +119,12 @@ class App:
             else:
                 self.last_screenshot = Path(write_output(target[0], encode, target[1]))
             self.session.status = f"saved screenshot {self.last_screenshot}"
+            return
         except OutputError as error:
-            self.session.status = f"screenshot failed: {error}"
+            self.screenshot_error = str(error)
         except OSError as error:  # the export folder could not be made
-            self.session.status = f"screenshot failed: cannot write to {error.filename}: {error.strerror}"
+            self.screenshot_error = f"cannot write to {error.filename}: {error.strerror}"
+        self.session.status = f"screenshot failed: {self.screenshot_error}"
 
     def _open_dropped(self) -> None:
         while self.surface.dropped:
@@ -189,9 +216,9 @@ class App:
         GL.glViewport(0, 0, fb_w, fb_h)
         imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())
 
-    def run(self, frames: int | None = None, screenshot: str | Path | None = None, replace: bool = False) -> None:
+    def run(self, frames: int | None = None, screenshot: str | Path | None = None, how: Placement = NEW_FILE) -> None:
         """Loop until the window closes, or for ``frames`` passes, saving ``screenshot`` on the last
-        (replacing an existing file only when ``replace``)."""
+        (placed as ``how`` says)."""
         count = 0
         while frames is None or count < frames:
             if frames is not None and count == frames - 1:
@@ -199,7 +226,7 @@ class App:
                 while self.session.frame_outstanding and self.frame():
                     time.sleep(0.005)
                 if screenshot is not None:
-                    self.request_screenshot(screenshot, replace)
+                    self.request_screenshot(screenshot, how)
             if not self.frame():
                 break
             count += 1

@@ -14,13 +14,17 @@ class RendererUnavailable(RuntimeError):
     """A backend or variant cannot run this input here (no GPU, too large, ...); the message says why."""
 
 
+class OutOfHostMemory(RendererUnavailable):
+    """The host could not allocate what a frame needs; the message says what."""
+
+
 @contextlib.contextmanager
 def host_memory(what: str):
-    """Turn a MemoryError inside the block into RendererUnavailable saying what did not fit."""
+    """Turn a MemoryError inside the block into OutOfHostMemory saying what did not fit."""
     try:
         yield
     except MemoryError:
-        raise RendererUnavailable(f"not enough host memory for {what}") from None
+        raise OutOfHostMemory(f"not enough host memory for {what}") from None
 
 
 class CircleRenderer(abc.ABC):

@@ -14,6 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from render.image_io import write_png_rgb8
+from scenes.safe_write import NEW_FILE, Placement
 
 PANEL = (420, 300)  # width, height of one plot, margins included
 MIN_WIDTH = 840  # fewer sizes get wider plots, so the title and the count labels fit
@@ -98,9 +99,9 @@ def _series(rows: list[dict], size: int, variant: str, ratio: bool) -> list[tupl
     return points
 
 
-def sphere_bench_chart(rows: list[dict], path: str | Path, title: str, replace: bool = False) -> str:
+def sphere_bench_chart(rows: list[dict], path: str | Path, title: str, how: Placement = NEW_FILE) -> str:
     """Draw ``run_sphere_bench`` rows (dicts: variant, count, size, kernel_ms or unavailable) to a
-    PNG at ``path`` (an existing file replaced only when ``replace``); returns the path written."""
+    PNG at ``path``, placed as ``how`` says; returns the path written."""
     timed = [r for r in rows if "kernel_ms" in r]
     if not timed:
         raise ValueError("no timed rows to chart")
@@ -135,4 +136,4 @@ def sphere_bench_chart(rows: list[dict], path: str | Path, title: str, replace: 
         draw.line((x, 32, x + 24, 32), fill=colour, width=3)
         draw.text((x + 30, 32), name, fill=(0, 0, 0), font=font, anchor="lm")
         x += 50 + int(draw.textlength(name, font=font))
-    return write_png_rgb8(np.asarray(image), path, replace)
+    return write_png_rgb8(np.asarray(image), path, how)

@@ -1,8 +1,8 @@
 """Writing rendered images: PNG the way the course's PPM writer quantizes, and raw float32 arrays.
 
-Every writer places its file through ``scenes.safe_write.write_output``: whole or not at all, an
-existing file replaced only when ``replace`` is set, a stream (``-``, a FIFO, ``/dev/null``) written into.
-Failures raise ``scenes.safe_write.OutputError`` with one line naming the path.
+Every writer places its file through ``scenes.safe_write.write_output`` as its ``Placement`` says: a
+new regular file whole or not at all, an existing one replaced only with permission, or a stream
+(``-``, a FIFO, ``/dev/null``) written into. Failures raise ``scenes.safe_write.OutputError``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import BinaryIO
 import numpy as np
 
 from render.base import image_top_down
-from scenes.safe_write import write_output
+from scenes.safe_write import NEW_FILE, Placement, write_output
 
 
 def quantize_rgb8(image: np.ndarray) -> np.ndarray:
@@ -38,19 +38,19 @@ def to_rgb8(image: np.ndarray) -> np.ndarray:
     return image_top_down(quantize_rgb8(image))
 
 
-def write_text_file(text: str, path: str | Path, replace: bool = False) -> str:
+def write_text_file(text: str, path: str | Path, how: Placement = NEW_FILE) -> str:
     """Save ``text`` as UTF-8 (reports, JSON figures); see ``scenes.safe_write.write_output``."""
-    return write_output(path, lambda stream: stream.write(text.encode()), replace)
+    return write_output(path, lambda stream: stream.write(text.encode()), how)
 
 
-def write_png(image: np.ndarray, path: str | Path, replace: bool = False) -> str:
+def write_png(image: np.ndarray, path: str | Path, how: Placement = NEW_FILE) -> str:
     """Save ``image`` float32 (H, W, 4), row 0 = bottom, as an 8-bit RGB PNG."""
-    return write_png_rgb8(to_rgb8(image), path, replace)
+    return write_png_rgb8(to_rgb8(image), path, how)
 
 
-def write_png_rgb8(pixels: np.ndarray, path: str | Path, replace: bool = False) -> str:
+def write_png_rgb8(pixels: np.ndarray, path: str | Path, how: Placement = NEW_FILE) -> str:
     """Save ``pixels`` uint8 (H, W, 3), row 0 = top, as a PNG."""
-    return write_output(path, png_encoder(pixels), replace)
+    return write_output(path, png_encoder(pixels), how)
 
 
 def png_encoder(pixels: np.ndarray) -> Callable[[BinaryIO], None]:
@@ -61,11 +61,11 @@ def png_encoder(pixels: np.ndarray) -> Callable[[BinaryIO], None]:
     return lambda stream: picture.save(stream, format="PNG")
 
 
-def write_raw(image: np.ndarray, path: str | Path, replace: bool = False) -> str:
+def write_raw(image: np.ndarray, path: str | Path, how: Placement = NEW_FILE) -> str:
     """Save ``image`` as float32 (H, W, 4) RGBA .npy, unclamped, row 0 = top of the picture."""
-    return write_raw_top_down(image_top_down(image.astype(np.float32, copy=False)), path, replace)
+    return write_raw_top_down(image_top_down(image.astype(np.float32, copy=False)), path, how)
 
 
-def write_raw_top_down(data: np.ndarray, path: str | Path, replace: bool = False) -> str:
+def write_raw_top_down(data: np.ndarray, path: str | Path, how: Placement = NEW_FILE) -> str:
     """Save ``data`` float32 (H, W, 4), already row 0 = top, as .npy."""
-    return write_output(path, lambda stream: np.save(stream, np.asarray(data, np.float32)), replace)
+    return write_output(path, lambda stream: np.save(stream, np.asarray(data, np.float32)), how)

@@ -17,6 +17,7 @@ Scene files come from anyone, so loading one is bounded before memory is spent:
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -31,7 +32,7 @@ from typing import BinaryIO
 import numpy as np
 
 from scenes.model import ANIMATIONS, NAMED_BACKGROUNDS, SHADINGS, CircleScene
-from scenes.safe_write import write_output
+from scenes.safe_write import NEW_FILE, Placement, write_output
 from scenes.spheres import SphereScene
 
 SCENE_SUFFIXES = (".npz", ".json")
@@ -66,9 +67,9 @@ class SceneFileError(ValueError):
     the field."""
 
 
-def save_scene(scene: CircleScene, path: str | Path, replace: bool = False) -> Path:
-    """Write ``scene`` to ``path`` (.npz or .json; an existing file is replaced only when
-    ``replace``, see ``scenes.safe_write.write_output``); returns the path written."""
+def save_scene(scene: CircleScene, path: str | Path, how: Placement = NEW_FILE) -> Path:
+    """Write ``scene`` to ``path`` (.npz or .json), placed as ``how`` says (see
+    ``scenes.safe_write``); returns the path written."""
     path = Path(path)
     fields = {
         "kind": "circles",
@@ -82,15 +83,15 @@ def save_scene(scene: CircleScene, path: str | Path, replace: bool = False) -> P
     }
     if not isinstance(scene.background, str):
         fields["background"] = np.asarray(scene.background, np.float32)
-    return _write_fields(fields, path, replace)
+    return _write_fields(fields, path, how)
 
 
-def _write_fields(fields: dict, path: Path, replace: bool) -> Path:
+def _write_fields(fields: dict, path: Path, how: Placement) -> Path:
     """Save a scene's fields as .npz or .json, never leaving a partial file; raises OutputError."""
     if _file_type(path) == ".npz":
-        return Path(write_output(path, lambda stream: np.savez_compressed(stream, **fields), replace))
+        return Path(write_output(path, lambda stream: np.savez_compressed(stream, **fields), how))
     plain = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in fields.items()}
-    return Path(write_output(path, lambda stream: stream.write(json.dumps(plain).encode()), replace))
+    return Path(write_output(path, lambda stream: stream.write(json.dumps(plain).encode()), how))
 
 
 def _suffix(path: str | Path) -> str:
@@ -168,9 +169,12 @@ def _read_npz(stream: BinaryIO, path: str | Path, kind: str) -> dict:
         with zipfile.ZipFile(stream) as archive:
             members = _npz_members(archive, os.fstat(stream.fileno()).st_size, path)
             kind_member = members.pop("kind.npy", None)
-            _check_kind(None if kind_member is None else _read_member(archive, kind_member, path), kind, path)
+            kind_head = None if kind_member is None else _member_head(archive, kind_member, path)
+            _check_kind(None if kind_member is None else _read_member(archive, kind_member, kind_head), kind, path)
             _check_member_names(members, kind, path)
-            fields = {name.removesuffix(".npy"): _read_member(archive, info, path) for name, info in members.items()}
+            heads = {name: _member_head(archive, info, path) for name, info in members.items()}
+            _check_counts(heads, path)
+            fields = {name.removesuffix(".npy"): _read_member(archive, members[name], heads[name]) for name in members}
             return fields | {"kind": kind}
     except SceneFileError:
         raise
@@ -214,21 +218,46 @@ def _check_member_names(members: dict[str, zipfile.ZipInfo], kind: str, path: st
         )
 
 
-def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Path) -> np.ndarray:
-    """One member's array (any shape and dtype NumPy saves, object arrays refused), read only after
-    its header has declared a size that its field can have and that the member holds."""
+@dataclasses.dataclass(frozen=True)
+class _Head:
+    """A member's first bytes as read, and the shape its .npy header declares."""
+
+    raw: bytes
+    shape: tuple[int, ...]
+
+
+def _member_head(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Path) -> _Head:
+    """A member's header, checked: object arrays refused, and a size its field can have and that the
+    member holds. Reads at most _NPY_HEAD_BYTES of it."""
     field = info.filename.removesuffix(".npy")
     with archive.open(info) as member:
         head = member.read(_NPY_HEAD_BYTES)
-        probe = io.BytesIO(head)
-        version = np.lib.format.read_magic(probe)
-        if version not in _NPY_HEADER_READERS:
-            raise SceneFileError(
-                f"{path}: field {field!r} is in .npy format {version}; scene files use (1, 0) or (2, 0)"
-            )
-        shape, _, dtype = _NPY_HEADER_READERS[version](probe)
-        _check_npy_header(field, shape, dtype, info.file_size - probe.tell(), path)
-        return np.lib.format.read_array(_Replayed(head, member), allow_pickle=False)
+    probe = io.BytesIO(head)
+    version = np.lib.format.read_magic(probe)
+    if version not in _NPY_HEADER_READERS:
+        raise SceneFileError(f"{path}: field {field!r} is in .npy format {version}; scene files use (1, 0) or (2, 0)")
+    shape, _, dtype = _NPY_HEADER_READERS[version](probe)
+    _check_npy_header(field, shape, dtype, info.file_size - probe.tell(), path)
+    return _Head(head, shape)
+
+
+def _check_counts(heads: dict[str, _Head], path: str | Path) -> None:
+    """Refuse, from the headers alone, per-circle arrays of more than MAX_CIRCLES rows: each may
+    declare up to MAX_ARRAY_BYTES, so without this a small file could cost several of those."""
+    for name, head in heads.items():
+        rows = head.shape[0] if head.shape else 1
+        field = name.removesuffix(".npy")
+        if field not in _SETTINGS and rows > MAX_CIRCLES:
+            raise SceneFileError(f"{path}: field {field!r} has {rows} rows, more than the {MAX_CIRCLES} allowed")
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, head: _Head) -> np.ndarray:
+    """One member's array, once ``head`` (from ``_member_head``) has passed: NumPy parses the very
+    header bytes that were checked, and the member must start with them still."""
+    with archive.open(info) as member:
+        if member.read(len(head.raw)) != head.raw:
+            raise ValueError("the file changed while it was read")
+        return np.lib.format.read_array(_Replayed(head.raw, member), allow_pickle=False)
 
 
 def _check_npy_header(field: str, shape: tuple[int, ...], dtype: np.dtype, held: int, path: str | Path) -> None:
@@ -426,11 +455,11 @@ def load_scene(path: str | Path) -> CircleScene:
     )
 
 
-def save_sphere_scene(scene: SphereScene, path: str | Path, replace: bool = False) -> Path:
+def save_sphere_scene(scene: SphereScene, path: str | Path, how: Placement = NEW_FILE) -> Path:
     """Write a sphere scene (kind "spheres") to ``path`` (.npz or .json), as ``save_scene`` does."""
     path = Path(path)
     fields = {"kind": "spheres", "center": scene.center, "radius": scene.radius, "color": scene.color}
-    return _write_fields(fields, path, replace)
+    return _write_fields(fields, path, how)
 
 
 def load_sphere_scene(path: str | Path) -> SphereScene:

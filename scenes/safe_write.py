@@ -1,16 +1,24 @@
 """Placing output files so that nothing the user did not allow is lost.
 
-* A regular file is written whole to a temporary file in the target's folder and then placed in one
-  step: ``os.link`` when nothing may be replaced (it fails if the name exists, so a file that
-  appeared while we worked is kept), ``os.replace`` when the user allowed replacing. A failure or a
-  signal leaves neither a partial file nor the temporary one.
-* A stream (``-`` for standard output, a descriptor path such as ``/dev/stdout``, a FIFO or a
-  character device such as ``/dev/null``) is written into as it is, never replaced or unlinked.
+What is done with an output is decided once, when the command checks its outputs (``output_kind``),
+and carried to the writer as a ``Placement``; the writer never looks again, so nothing that appears
+at that name meanwhile changes what happens to it:
+
+* A regular file is written whole to a temporary file in the target's folder and then given its
+  name in one step: ``os.link`` when nothing may be replaced (it fails if the name exists, so a file
+  that appeared while we worked is kept), ``os.replace`` when the user allowed replacing. The name
+  itself is replaced, never followed: a symbolic link planted there cannot redirect the write. A
+  failure or a signal leaves neither a partial file nor the temporary one.
+* A stream is written into as it is, never replaced or unlinked: ``-`` and descriptor paths
+  (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``) through the descriptor this process already
+  has, without truncating what it refers to; a FIFO or a character device (``/dev/null``) opened
+  without creating or truncating anything.
 * Folders, sockets, block devices and symbolic links to missing files are refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import os
@@ -22,10 +30,15 @@ from pathlib import Path
 from typing import BinaryIO
 
 STDOUT = "-"
-# Paths that name a descriptor the caller already opened: written into, whatever it refers to.
-_DESCRIPTOR_PATH = re.compile(r"^/dev/(stdout|stderr|fd/\d+)$|^/proc/(self|\d+)/fd/\d+$")
+NEW, EXISTING, STREAM = "new", "existing", "stream"
+# Paths that name a descriptor of this process: written into through that descriptor.
+_DESCRIPTOR_PATH = re.compile(r"^/dev/(stdout|stderr|fd/(\d+))$|^/proc/(self|\d+)/fd/(\d+)$")
+_STANDARD = {"stdout": 1, "stderr": 2}
 # Filesystems that have no hard links answer os.link with one of these.
 _NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK}
+# Callers check their outputs before the work, so a name taken when the file is placed was taken
+# by someone else meanwhile.
+_TAKEN = "{} was created by another program while this one worked; it was kept (pass --overwrite to replace it)"
 
 
 class OutputError(OSError):
@@ -33,22 +46,41 @@ class OutputError(OSError):
 
 
 class OutputExists(OutputError):
-    """The output is an existing file that the user did not allow to be replaced."""
+    """The output's name is taken by a file that the user did not allow to be replaced."""
 
 
-NEW, EXISTING, STREAM = "new", "existing", "stream"
-# Callers check their outputs before the work, so a name taken when the file is placed was taken
-# by someone else meanwhile.
-_TAKEN = "{} was created by another program while this one worked; it was kept (pass --overwrite to replace it)"
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """How an output is written, as decided when it was checked."""
+
+    replace: bool = False  # whatever regular file holds the name may be replaced
+    stream: bool = False  # written into as it is (standard output, a descriptor, a FIFO, a device)
+
+
+NEW_FILE = Placement()
+
+
+def descriptor_of(path: str | Path) -> int | None:
+    """The descriptor of this process that ``path`` names (``-`` is 1), or None."""
+    text = str(path)
+    if text == STDOUT:
+        return 1
+    match = _DESCRIPTOR_PATH.match(os.path.abspath(text))
+    if match is None:
+        return None
+    standard, fd, process, proc_fd = match.groups()
+    if process is not None and process != "self" and int(process) != os.getpid():
+        return None  # another process's descriptor: an ordinary path to whatever it refers to
+    return _STANDARD[standard] if standard in _STANDARD else int(fd or proc_fd)
 
 
 def output_kind(path: str | Path) -> str:
     """NEW (nothing there yet), EXISTING (a regular file, or a link to one) or STREAM (written
-    into: standard output, a FIFO, a character device); raises OutputError for anything else."""
+    into: a descriptor, a FIFO, a character device); raises OutputError for anything else."""
     text = str(path)
     if not text:
         raise OutputError("the output path is empty")
-    if text == STDOUT or _DESCRIPTOR_PATH.match(os.path.abspath(text)):
+    if descriptor_of(text) is not None:
         return STREAM
     try:
         mode = os.stat(text).st_mode
@@ -57,8 +89,8 @@ def output_kind(path: str | Path) -> str:
             raise OutputError(f"cannot write {text}: it is a symbolic link to a missing file") from None
         _check_folder(text)
         return NEW
-    except OSError as error:
-        raise OutputError(f"cannot write {text}: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise OutputError(f"cannot write {text}: {_reason(error)}") from None
     if stat.S_ISREG(mode):
         return EXISTING
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
@@ -74,67 +106,68 @@ def _check_folder(path: str) -> None:
     except FileNotFoundError:
         raise OutputError(f"cannot write {path}: its folder does not exist") from None
     except OSError as error:
-        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        raise OutputError(f"cannot write {path}: {_reason(error)}") from None
     if not stat.S_ISDIR(mode):
         raise OutputError(f"cannot write {path}: {folder} is not a folder")
 
 
-def write_output(path: str | Path, write: Callable[[BinaryIO], None], replace: bool = False) -> str:
-    """Write a file with ``write(stream)``: whole or not at all, replacing an existing regular file
-    only when ``replace`` is set (through a symbolic link, its target is replaced and the link kept);
-    a stream is written into as it is. Returns ``path`` as a string; raises OutputExists when the
-    name is taken (before or during the work) and OutputError for every other failure."""
+def write_output(path: str | Path, write: Callable[[BinaryIO], None], how: Placement = NEW_FILE) -> str:
+    """Write ``write(stream)``'s bytes to ``path`` as ``how`` says: into a stream as it is, or as a
+    regular file placed whole, replacing what holds the name only when ``how.replace``. Returns
+    ``path`` as a string; raises OutputExists when the name is taken and may not be replaced, and
+    OutputError for every other failure."""
     text = str(path)
-    kind = output_kind(text)
-    if kind == STREAM:
-        _write_stream(text, write)
-        return text
-    if kind == EXISTING and not replace:
-        raise OutputExists(_TAKEN.format(text))
-    target = os.path.realpath(text) if kind == EXISTING else text
     try:
-        _place(target, write, replace)
+        if how.stream:
+            _write_stream(text, write)
+        else:
+            _place(text, write, how.replace)
     except FileExistsError:
         raise OutputExists(_TAKEN.format(text)) from None
     except OutputError:
         raise
     except OSError as error:
-        raise OutputError(f"cannot write {text}: {_reason(error)}") from None
+        name = "standard output" if text == STDOUT else text
+        raise OutputError(f"cannot write {name}: {_reason(error)}") from None
     return text
 
 
 def write_new_file(path: str | Path, write: Callable[[BinaryIO], None]) -> Path:
-    """Write to ``path``, or to ``name-2.ext``, ``name-3.ext``, ... when the name is taken, even by
-    a file that appears while writing; never replaces anything. Returns the path written."""
+    """Write a new regular file at ``path``, or at ``name-2.ext``, ``name-3.ext``, ... when the name
+    is taken, even by something that appears while writing; never replaces anything. Returns the
+    path written."""
     path = Path(path)
     number = 1
     while True:
         candidate = path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
         try:
-            if not os.path.lexists(candidate):
-                write_output(candidate, write)
-                return candidate
+            write_output(candidate, write)
+            return candidate
         except OutputExists:
-            pass
-        number += 1
+            number += 1
 
 
-def _reason(error: OSError) -> str:
+def _reason(error: Exception) -> str:
     # NumPy reports a short write without an errno: "N requested and M written".
-    return error.strerror or f"the disk took only part of the data ({error})"
+    return getattr(error, "strerror", None) or f"the disk took only part of the data ({error})"
 
 
 def _write_stream(path: str, write: Callable[[BinaryIO], None]) -> None:
     # Encoders may seek; a pipe cannot, so the bytes are made first and then written in order.
     buffer = io.BytesIO()
     write(buffer)
-    name = "standard output" if path == STDOUT else path
-    try:
-        # Descriptor 1 itself, whatever sys.stdout has been redirected to for the messages.
-        with open(os.dup(1), "wb") if path == STDOUT else open(path, "wb") as stream:
-            stream.write(buffer.getbuffer())
-    except OSError as error:
-        raise OutputError(f"cannot write {name}: {_reason(error)}") from None
+    descriptor = descriptor_of(path)
+    if descriptor is not None:
+        # The descriptor itself, at its own offset and mode (appending stays appending); reopening
+        # its path would truncate a regular file behind it.
+        handle = os.dup(descriptor)
+    else:
+        handle = os.open(path, os.O_WRONLY | os.O_NOCTTY)
+        if stat.S_ISREG(os.fstat(handle).st_mode):  # a FIFO or device replaced by a file meanwhile
+            os.close(handle)
+            raise OutputError(f"cannot write {path}: it became a regular file while this command worked")
+    with open(handle, "wb") as stream:
+        stream.write(buffer.getbuffer())
 
 
 def _place(target: str, write: Callable[[BinaryIO], None], replace: bool) -> None:
@@ -160,13 +193,14 @@ def _place(target: str, write: Callable[[BinaryIO], None], replace: bool) -> Non
 
 
 def _refuse_special(target: str) -> None:
-    """Renaming over a name replaces whatever it is: make sure it is still a regular file (or
-    nothing), in case another program put something else there while we worked."""
+    """Renaming over a name replaces whatever it is: make sure it is a regular file or a symbolic
+    link (replaced itself, its target untouched), or nothing, in case another program put a FIFO,
+    a socket or a folder there while we worked."""
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
         return
-    if not stat.S_ISREG(mode):
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OutputError(f"cannot write {target}: something other than a regular file appeared there")
 
 
@@ -179,7 +213,7 @@ def _link_new(temporary: str, target: str) -> None:
         if error.errno not in _NO_HARD_LINKS:
             raise
     # Without hard links, O_EXCL claims the name in one step; the copy is removed if it fails.
-    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
     try:
         with os.fdopen(descriptor, "wb") as out, open(temporary, "rb") as source:
             while chunk := source.read(1 << 20):

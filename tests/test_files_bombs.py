@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from scenes.files import MAX_ARRAY_BYTES, MAX_NPZ_MEMBERS, SceneFileError, load_scene, load_sphere_scene
+from scenes.files import MAX_ARRAY_BYTES, MAX_CIRCLES, MAX_NPZ_MEMBERS, SceneFileError, load_scene, load_sphere_scene
 
 MiB = 2**20
 PEAK_LIMIT = 16 * MiB
@@ -132,6 +132,20 @@ def pickled_objects(path, kind):
     return write_scene(path, kind, {"radius": pickled})
 
 
+def too_many_rows_after_a_large_member(path, kind):
+    # The first per-element array is large but allowed (48 MB); a later one has one row too many.
+    # Reading the first before refusing the second would cost 48 MB.
+    first = "position" if kind == "circles" else "center"
+    return write_scene(
+        path,
+        kind,
+        {
+            first: lambda a: add_member(a, f"{first}.npy", header((2_000_000, 3), "<f8"), zeros=48_000_000),
+            "radius": lambda a: add_member(a, "radius.npy", header((MAX_CIRCLES + 1,), "|u1"), zeros=MAX_CIRCLES + 1),
+        },
+    )
+
+
 BOMBS = {
     "over-the-limit": (over_the_limit, "field 'radius' declares shape (10000000000,) of float64, more than the"),
     "declares-more-than-it-holds": (
@@ -149,6 +163,10 @@ BOMBS = {
     "deflate-claims-too-much": (deflate_claims_too_much, "member 'radius.npy' claims 600,000,128 bytes from"),
     "stored-claims-more-than-the-file": (stored_claims_more_than_the_file, "compressed bytes but the file has"),
     "pickled-objects": (pickled_objects, "field 'radius' holds Python objects (dtype object)"),
+    "too-many-rows-after-a-large-member": (
+        too_many_rows_after_a_large_member,
+        f"field 'radius' has {MAX_CIRCLES + 1} rows, more than the {MAX_CIRCLES} allowed",
+    ),
 }
 
 

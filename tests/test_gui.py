@@ -320,7 +320,7 @@ def test_config_folder_that_is_a_file_warns_and_nothing_is_written(x_display, co
     config.write_text("not a folder")
     result = gui_command("gui", "--scene", "rgb", "--size", "256", "--frames", "2")
     assert result.returncode == 0, result.stderr
-    assert f"warning: the config folder {config} exists but is not a folder" in result.stderr
+    assert "warning" not in result.stderr  # a scripted run saves nothing, so nothing is lost
     assert run_gui(GuiOptions(scene="pattern", size=300, frames=2, persist=True)) == 0
     assert f"warning: the config folder {config} exists but is not a folder" in capsys.readouterr().err
     assert config.read_text() == "not a folder"

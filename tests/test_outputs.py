@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.safe_write import OutputError, OutputExists, output_kind, write_new_file, write_output
+from scenes.safe_write import OutputError, OutputExists, Placement, output_kind, write_new_file, write_output
 
 ROOT = Path(__file__).resolve().parent.parent
 RENDER = [sys.executable, str(ROOT / "main.py"), "render", "--backend", "cpu"]
@@ -36,7 +36,7 @@ def test_an_existing_file_is_kept_unless_replacing_is_allowed(tmp_path):
     with pytest.raises(OutputExists, match="a.png was created by another program"):
         write_output(target, _writer(b"ours"))
     assert target.read_bytes() == b"theirs"
-    write_output(target, _writer(b"ours"), replace=True)
+    write_output(target, _writer(b"ours"), Placement(replace=True))
     assert target.read_bytes() == b"ours" and _only(tmp_path) == ["a.png"]
 
 
@@ -232,17 +232,66 @@ def test_unwritable_outputs_are_one_line_and_nothing_is_touched(tmp_path, name, 
     server.close()
 
 
-def test_overwrite_through_a_link_replaces_its_target_and_keeps_the_link(tmp_path):
+def test_overwrite_replaces_a_link_itself_and_never_its_target(tmp_path):
     (tmp_path / "real.png").write_bytes(b"old")
     (tmp_path / "link.png").symlink_to("real.png")
-    result = subprocess.run(
-        [*RENDER, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / "link.png"), "--overwrite"],
-        capture_output=True,
-        timeout=60,
+    command = [*RENDER, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / "link.png"), "--overwrite"]
+    assert subprocess.run(command, capture_output=True, timeout=60).returncode == 0
+    assert not (tmp_path / "link.png").is_symlink() and (tmp_path / "link.png").read_bytes().startswith(PNG_MAGIC)
+    assert (tmp_path / "real.png").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+@pytest.mark.parametrize("planted", ["link to a victim", "fifo", "link to /dev/null"])
+def test_what_appears_at_the_name_during_a_render_is_never_written_through(tmp_path, planted, overwrite):
+    target, victim = tmp_path / "r.png", tmp_path / "victim.txt"
+    victim.write_bytes(b"precious")
+    command = [*RENDER, "--scene", "rand10k", "--size", "768", "--out", str(target)]
+    process = subprocess.Popen(
+        command + (["--overwrite"] if overwrite else []), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
-    assert result.returncode == 0
-    assert os.readlink(tmp_path / "link.png") == "real.png"
-    assert (tmp_path / "real.png").read_bytes().startswith(PNG_MAGIC) and _only(tmp_path) == ["link.png", "real.png"]
+    _started(process)
+    if planted == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(victim if planted == "link to a victim" else "/dev/null")
+    _, err = process.communicate(timeout=120)
+    assert victim.read_bytes() == b"precious"
+    if overwrite and planted != "fifo":  # the name was the user's to replace: the link goes, not its target
+        assert process.returncode == 0 and not target.is_symlink() and target.read_bytes().startswith(PNG_MAGIC)
+    else:
+        assert process.returncode == 1 and len(err.strip().splitlines()) == 1, err
+        assert stat.S_ISFIFO(os.lstat(target).st_mode) if planted == "fifo" else target.is_symlink()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+def test_a_descriptor_path_writes_through_the_descriptor_never_truncating(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"first line\n")
+    with open(log, "ab") as appending:
+        result = subprocess.run(
+            [*RENDER, "--scene", "rgb", "--size", "8", "--out", "/dev/stdout"], stdout=appending, stderr=subprocess.PIPE
+        )
+    assert result.returncode == 0 and log.read_bytes().startswith(b"first line\n" + PNG_MAGIC)
+
+
+def test_a_read_only_descriptor_is_one_line_and_its_file_is_kept(tmp_path):
+    precious = tmp_path / "precious.txt"
+    precious.write_bytes(b"precious")
+    with open(precious, "rb") as reading:
+        command = [*RENDER, "--scene", "rgb", "--size", "8", "--out", f"/dev/fd/{reading.fileno()}"]
+        result = subprocess.run(command, capture_output=True, text=True, pass_fds=(reading.fileno(),))
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert result.returncode == 1 and len(errors) == 1 and "Bad file descriptor" in errors[0], result.stderr
+    assert precious.read_bytes() == b"precious"
+
+
+def test_an_output_into_the_messages_pipe_is_refused():
+    for outputs in (["--out", "/dev/stderr", "--raw", "-"], ["--out", "/dev/stderr"], ["--raw", "/proc/self/fd/2"]):
+        command = [*RENDER, "--scene", "rgb", "--size", "8", *outputs]
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert result.returncode == 2 and b"is standard error, where this command's messages go" in result.stdout
+        assert PNG_MAGIC not in result.stdout and b"NUMPY" not in result.stdout
 
 
 def test_an_app_export_never_replaces_a_file_that_appears_while_it_writes(tmp_path, monkeypatch):
