@@ -106,3 +106,23 @@ def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, 
     assert len(errors) == 1 and reason in errors[0], lines
     assert "standard output" in errors[0] or "/dev/stdout" in errors[0], lines
     assert lines[-1] == errors[0] and "Exception ignored" not in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("closed", [0, 1])
+@pytest.mark.parametrize("out", ["-", "r.png", "existing.png"])
+def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out):
+    import os
+
+    (tmp_path / "existing.png").write_bytes(b"keep")
+    command = [*MAIN, "render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", out]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=60, preexec_fn=lambda: os.close(closed))
+    stderr = result.stderr.decode()
+    assert "Traceback" not in stderr, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    if out == "existing.png":  # nobody to ask: refused, and the file is kept
+        assert result.returncode == 2 and "exists; pass --overwrite" in errors[0]
+    elif out == "-" and closed == 1:
+        assert result.returncode == 1 and errors == ["error: cannot write standard output: Bad file descriptor"]
+    else:
+        assert result.returncode == 0 and not errors
+    assert (tmp_path / "existing.png").read_bytes() == b"keep"

@@ -501,3 +501,64 @@ def test_a_typed_sphere_count_is_clamped_by_the_slider(app, monkeypatch):
     monkeypatch.setattr(panel_module, "imgui", spy)
     type_into(app, spy, "0", ctrl_click=True)
     assert app.session.settings.sphere_count == 1 and app.session.scene.count == 1
+
+
+# The app as `gui --screenshot NAME` starts it, once the command line has found NAME free.
+_SCREENSHOT_TO_A_NEW_NAME = """
+import sys
+sys.path.insert(0, {root!r})
+from app.launch import GuiOptions, run_gui
+from scenes.safe_write import NEW_FILE
+options = GuiOptions(scene="rgb", size=256, frames=2, headless=True, screenshot={name!r})
+options.placements[{name!r}] = NEW_FILE
+sys.exit(run_gui(options))
+"""
+
+
+def _screenshot_errors(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if "screenshot" in line or line.startswith("error")]
+
+
+def test_a_screenshot_that_cannot_be_written_is_one_line_and_exit_1(config):
+    result = gui_command(
+        "gui", "--headless", "--scene", "rgb", "--size", "256", "--frames", "2", "--screenshot", "/dev/full"
+    )
+    errors = _screenshot_errors(result)
+    assert result.returncode == 1 and errors == ["error: cannot write /dev/full: No space left on device"], (
+        result.stderr
+    )
+
+
+def test_a_screenshot_name_taken_after_the_check_is_kept(config, tmp_path):
+    taken = tmp_path / "shot.png"
+    taken.write_bytes(b"theirs")
+    script = _SCREENSHOT_TO_A_NEW_NAME.format(root=str(ROOT), name=str(taken))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    errors = _screenshot_errors(result)
+    assert result.returncode == 1 and len(errors) == 1 and "was created by another program" in errors[0], result.stderr
+    assert taken.read_bytes() == b"theirs"
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link"])
+def test_an_imgui_ini_that_is_not_a_regular_file_is_not_used(x_display, config, tmp_path, planted):
+    from imgui_bundle import imgui
+
+    from app.session import Session
+    from app.settings import Settings
+    from app.surfaces import GlfwWindow
+    from app.window import App
+
+    config.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious")
+    if planted == "fifo":
+        os.mkfifo(config / "imgui.ini")
+    else:
+        (config / "imgui.ini").symlink_to(victim)
+    app = App(GlfwWindow(900, 600, "rasterlab test"), Session(Settings(scene="rgb", size=256), backend="cpu"))
+    try:
+        assert imgui.get_io().get_ini_filename() == "" and "imgui.ini is not used" in app.config_warning
+        run_until_shown(app)
+    finally:
+        app.close()
+    assert victim.read_bytes() == b"precious"
