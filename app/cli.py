@@ -29,7 +29,7 @@ from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_
 from scenes.files import SCENE_SUFFIXES, SceneFileError, save_scene
 from scenes.lookup import scene_loader, sphere_scene_loader
 from scenes.model import CircleScene
-from scenes.safe_write import OutputError
+from scenes.safe_write import OutputError, reserve_standard_descriptors
 from scenes.spheres import UnknownSphereSceneError
 
 RENDERERS = ("circles", "spheres")
@@ -547,6 +547,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    reserve_standard_descriptors()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

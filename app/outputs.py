@@ -32,11 +32,12 @@ def output_name(*suffixes: str, streams_need_suffix: bool = False) -> Callable[[
             if not text:
                 raise argparse.ArgumentTypeError(str(error)) from None
             kind = None  # reported with the other outputs, before the work starts
-        exempt = kind == STREAM and not streams_need_suffix
+        stream = kind == STREAM or descriptor_of(text) is not None
+        exempt = stream and not streams_need_suffix
         if not exempt and Path(text).suffix.lower() not in suffixes:
             expected = " or ".join(suffixes)
-            stream = "" if streams_need_suffix else " (or be - for standard output)"
-            raise argparse.ArgumentTypeError(f"{text!r} must end in {expected}{stream}")
+            or_stdout = "" if streams_need_suffix else " (or be - for standard output)"
+            raise argparse.ArgumentTypeError(f"{text!r} must end in {expected}{or_stdout}")
         return text
 
     return checked

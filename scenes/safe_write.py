@@ -58,6 +58,23 @@ class Placement:
 
 
 NEW_FILE = Placement()
+# Standard descriptors that were closed when the process started (see reserve_standard_descriptors).
+_CLOSED_AT_START: set[int] = set()
+
+
+def reserve_standard_descriptors() -> None:
+    """Hold descriptors 0, 1 and 2 open on /dev/null where the process started with them closed:
+    otherwise the next file opened takes the number, and output meant for standard output would go
+    into it. Outputs naming such a descriptor are then refused."""
+    for number in (0, 1, 2):
+        try:
+            os.fstat(number)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDWR)
+            if held != number:
+                os.dup2(held, number)
+                os.close(held)
+            _CLOSED_AT_START.add(number)
 
 
 def descriptor_of(path: str | Path) -> int | None:
@@ -80,7 +97,10 @@ def output_kind(path: str | Path) -> str:
     text = str(path)
     if not text:
         raise OutputError("the output path is empty")
-    if descriptor_of(text) is not None:
+    descriptor = descriptor_of(text)
+    if descriptor in _CLOSED_AT_START:
+        raise OutputError(f"cannot write {text}: descriptor {descriptor} was closed when the command started")
+    if descriptor is not None:
         return STREAM
     try:
         mode = os.stat(text).st_mode
