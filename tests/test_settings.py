@@ -72,23 +72,16 @@ def test_every_bad_field_is_named_in_one_warning(tmp_path):
 
 
 def test_every_numeric_field_follows_the_limits_table(tmp_path):
-    from render.limits import APP_SIZE, AZIMUTH, ELEVATION, METALNESS, ROUGHNESS, SEED, SPHERE_COUNT, WINDOW_SIDE
+    import dataclasses
+
+    from app.settings import _LIMITS
+    from render import limits
 
     path = tmp_path / "settings.json"
-    table = {
-        "seed": SEED,
-        "sphere_seed": SEED,
-        "size": APP_SIZE,
-        "window_width": WINDOW_SIDE,
-        "window_height": WINDOW_SIDE,
-        "sphere_count": SPHERE_COUNT,
-        "roughness": ROUGHNESS,
-        "metalness": METALNESS,
-        "camera_azimuth": AZIMUTH,
-        "camera_elevation": ELEVATION,
-    }
-    assert SEED.high == 2**32 - 1
-    for field, limit in table.items():
+    numeric = {f.name for f in dataclasses.fields(Settings) if f.type in ("int", "float")}
+    assert set(_LIMITS) == numeric and all(limit in vars(limits).values() for limit in _LIMITS.values())
+    assert limits.SEED.high == 2**32 - 1
+    for field, limit in _LIMITS.items():
         step = 1 if limit.integer else 0.5
         for value in (limit.low, limit.high):
             path.write_text(json.dumps({field: value}))
