@@ -55,7 +55,9 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
     centers_x = shading.pixel_centers(width)
     centers_y = shading.pixel_centers(full_height)[row0 : row0 + rows]
     snow = scene.shading == "snowflake"
-    radius2 = (scene.radius * scene.radius)[visible].tolist()
+    # A radius past ~1.8e19 squares to inf in float32, as it does in the kernels: it covers everything.
+    with np.errstate(over="ignore"):
+        radius2 = (scene.radius * scene.radius)[visible].tolist()
     pos = scene.position[visible].tolist()
     box = bounds[visible].tolist()
     # P = a*C + (1-a)*P, evaluated as (1-a)*P then + a*C: the same two roundings.

@@ -71,3 +71,19 @@ def test_sphere_frames_orbit_in_the_shaded_view_and_cost_nothing_in_the_classic_
     shaded.load(scene, 48, 48)
     expected = reference_image(scene, 48, "shaded", shading.orbited(2)).astype(np.float32) / np.float32(255)
     assert shaded.animated and np.array_equal(render_frame(shaded, 2), expected)
+
+
+def test_a_radius_whose_square_overflows_float32_covers_everything_without_warnings():
+    import warnings
+
+    from render.base import render_frame
+    from scenes.model import CircleScene, empty_arrays
+
+    arrays = empty_arrays(1)
+    arrays["radius"][:], arrays["position"][:], arrays["color"][:] = 3e19, 0.5, (1, 0, 0)
+    renderer = ReferenceRenderer()
+    renderer.load(CircleScene("huge", **arrays), 8, 8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        image = render_frame(renderer, 0)
+    assert np.all(image[..., :3] == np.float32([1, 0.5, 0.5]))
