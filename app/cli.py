@@ -19,12 +19,12 @@ from collections.abc import Callable
 
 from app.cli_spheres import SphereUsageError
 from app.outputs import OutputRefused, claim_outputs, output_name, writes_to_stdout
-from render import limits
-from render.base import OutOfHostMemory, RendererUnavailable, render_frame
-from render.gpu import gpu_problem
-from render.image_io import write_png, write_raw, write_text_file
-from render.sphere_shading import VIEWS
-from render.variants import VARIANT_NAMES, UnknownVariantError, checked_variants
+from render.core import limits
+from render.core.gpu import gpu_problem
+from render.core.image_io import write_png, write_raw, write_text_file
+from render.core.renderer import OutOfHostMemory, RendererUnavailable, render_frame
+from render.core.variants import VARIANT_NAMES, UnknownVariantError, checked_variants
+from render.spheres.shading import VIEWS
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
 from scenes.files import SCENE_SUFFIXES, SceneFileError, save_scene
 from scenes.lookup import scene_loader, sphere_scene_loader
@@ -139,7 +139,7 @@ def choose_backend(requested: str | None) -> str:
     if requested == "cpu" or problem:
         _note("backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")"))
         return "cpu"
-    from render.gpu import gpu_name
+    from render.core.gpu import gpu_name
 
     _note(f"backend: cuda ({gpu_name()})")
     return "cuda"
@@ -162,11 +162,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     placements = claim_outputs([out, args.raw], args.overwrite)
     backend = choose_backend(args.backend)
     if backend == "cuda":
-        from render.cuda_renderer import CudaRenderer
+        from render.circles.renderer import CudaRenderer
 
         renderer = CudaRenderer(variant)
     else:
-        from render.reference import ReferenceRenderer
+        from render.circles.reference import ReferenceRenderer
 
         renderer = ReferenceRenderer()
     renderer.load(scene, args.size, args.size)
@@ -205,7 +205,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     scenes = _scene_list(args.scenes, args.seed)
     variants = _variants(args.variants)
     _require_gpu("check")
-    from render.check import run_check
+    from render.circles.check import run_check
 
     header = f"{'scene':<14} {'variant':<40} {'max |diff|':>11} {'bad':>6}  result"
     print(header)
@@ -247,8 +247,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     variants = _variants(args.variants)
     placements = claim_outputs([args.json], args.overwrite)
     _require_gpu("bench")
-    from render.bench import BEST_PEER_MS, run_bench
-    from render.gpu import gpu_name
+    from render.circles.bench import BEST_PEER_MS, run_bench
+    from render.core.gpu import gpu_name
 
     rows = run_bench(scenes, variants, args.size, args.frames, args.runs, _progress_bar)
     print(f"{gpu_name()}, {args.size}x{args.size}, seed {args.seed}, frames 0-{args.frames - 1}, best of {args.runs}")

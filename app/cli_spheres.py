@@ -9,9 +9,9 @@ import sys
 import numpy as np
 
 from app.outputs import claim_outputs
-from render.image_io import write_png_rgb8, write_raw_top_down, write_text_file
-from render.sphere_shading import ShadeSettings, reference_image
-from render.variants import UnknownVariantError, checked_variants
+from render.core.image_io import write_png_rgb8, write_raw_top_down, write_text_file
+from render.core.variants import UnknownVariantError, checked_variants
+from render.spheres.shading import ShadeSettings, reference_image
 from scenes.lookup import names_a_file, sphere_scene_loader
 from scenes.safe_write import Placement
 from scenes.spheres import SPHERE_SCENES, SphereScene, build_sphere_scene, random_spheres
@@ -63,7 +63,7 @@ def render_spheres(args: argparse.Namespace, choose_backend) -> int:
         raise SphereUsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     backend = choose_backend(args.backend)
     if backend == "cuda":
-        from render.spheres_cuda import MAX_CONSTANT_SPHERES, SphereCudaRenderer
+        from render.spheres.cuda import MAX_CONSTANT_SPHERES, SphereCudaRenderer
 
         variant = args.variant or ("constant" if scene.count <= MAX_CONSTANT_SPHERES else "shared-tiled")
         renderer = SphereCudaRenderer(variant, view)
@@ -88,7 +88,7 @@ def render_spheres(args: argparse.Namespace, choose_backend) -> int:
 
 
 def check_spheres(args: argparse.Namespace) -> int:
-    from render.sphere_tasks import run_sphere_check
+    from render.spheres.tasks import run_sphere_check
 
     variants = sphere_variants(args.variants)
     if args.scenes:
@@ -121,8 +121,8 @@ def check_bench_arguments(args: argparse.Namespace) -> dict[str, Placement]:
 
 
 def bench_spheres(args: argparse.Namespace, progress, placements: dict[str, Placement]) -> int:
-    from render.gpu import gpu_name
-    from render.sphere_tasks import BENCH_COUNTS, BENCH_SIZES, TIMED_LAUNCHES, run_sphere_bench
+    from render.core.gpu import gpu_name
+    from render.spheres.tasks import BENCH_COUNTS, BENCH_SIZES, TIMED_LAUNCHES, run_sphere_bench
 
     variants = sphere_variants(args.variants)
     counts = tuple(args.counts or BENCH_COUNTS)
@@ -144,7 +144,7 @@ def bench_spheres(args: argparse.Namespace, progress, placements: dict[str, Plac
         write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
         print(f"wrote {args.json}")
     if args.chart:
-        from render.chart import sphere_bench_chart
+        from render.spheres.chart import sphere_bench_chart
 
         title = f"{gpu_name()}: sphere tracer, {view} view, median kernel time (CUDA events), seed {args.seed}"
         print(f"wrote {sphere_bench_chart(rows, args.chart, title, placements[args.chart])}")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from OpenGL import GL
 
-from render.image_io import rgb8
+from render.core.image_io import rgb8
 
 SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
 
@@ -67,7 +67,7 @@ class _InteropBuffer:
             from cuda.bindings import runtime
         except ImportError as error:
             raise InteropUnavailable(f"cuda.bindings is not installed ({error})") from None
-        from render.kernels import load_module
+        from render.core.kernels import load_module
 
         self._runtime = runtime
         flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard

@@ -12,7 +12,7 @@ import os
 import sys
 
 from app.settings import Settings, load_settings, save_settings
-from render.image_io import write_text_file
+from render.core.image_io import write_text_file
 from scenes.safe_write import NEW_FILE, Placement
 
 

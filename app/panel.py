@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from render.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
-from render.sphere_shading import VIEWS
-from render.variants import REGISTRIES
+from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
+from render.core.variants import REGISTRIES
+from render.spheres.shading import VIEWS
 from scenes.builtin import SCENE_NAMES
 from scenes.spheres import SPHERE_SCENES
 
@@ -117,7 +117,7 @@ class Panel:
         if changed:
             session.set_renderer(kinds[index])
         if session.backend == "cuda":
-            from render.gpu import gpu_name
+            from render.core.gpu import gpu_name
 
             imgui.text(f"backend: CUDA on {gpu_name()}")
         else:

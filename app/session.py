@@ -19,15 +19,15 @@ from pathlib import Path
 import numpy as np
 
 from app.settings import Settings
-from render.base import CircleRenderer, RendererUnavailable, render_frame
-from render.compare import compare_images
-from render.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
-from render.image_io import png_encoder, to_rgb8
-from render.limits import APP_SIZE, ELEVATION, METALNESS, ROUGHNESS, SEED, SPHERE_COUNT, Limit, OutOfRange
-from render.reference import ReferenceRenderer, estimated_seconds
-from render.sphere_shading import VIEWS, ShadeSettings
-from render.sphere_view import SphereView, sphere_seconds
-from render.variants import REGISTRIES, UnknownVariantError, VariantChoice, parse_variant
+from render.circles.reference import ReferenceRenderer, estimated_seconds
+from render.core.compare import compare_images
+from render.core.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
+from render.core.image_io import png_encoder, to_rgb8
+from render.core.limits import APP_SIZE, ELEVATION, METALNESS, ROUGHNESS, SEED, SPHERE_COUNT, Limit, OutOfRange
+from render.core.renderer import CircleRenderer, RendererUnavailable, render_frame
+from render.core.variants import REGISTRIES, UnknownVariantError, VariantChoice, parse_variant
+from render.spheres.shading import VIEWS, ShadeSettings
+from render.spheres.view import SphereView, sphere_seconds
 from scenes.builtin import UnknownSceneError
 from scenes.files import SceneFileError
 from scenes.lookup import scene_loader, sphere_scene_loader
@@ -355,7 +355,7 @@ class Session:
             return SphereView(None if backend == "cpu" else choice.label(), self.settings.sphere_view, self.shading())
         if backend == "cpu":
             return ReferenceRenderer()
-        from render.cuda_renderer import CudaRenderer
+        from render.circles.renderer import CudaRenderer
 
         return CudaRenderer(choice)
 

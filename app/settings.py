@@ -14,7 +14,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from render.limits import (
+from render.core.limits import (
     APP_SIZE,
     AZIMUTH,
     ELEVATION,
@@ -26,8 +26,8 @@ from render.limits import (
     Limit,
     OutOfRange,
 )
-from render.sphere_shading import VIEWS
-from render.variants import REGISTRIES, UnknownVariantError, parse_variant
+from render.core.variants import REGISTRIES, UnknownVariantError, parse_variant
+from render.spheres.shading import VIEWS
 from scenes.builtin import SCENE_NAMES
 from scenes.files import is_scene_file
 from scenes.spheres import SPHERE_SCENES

@@ -21,9 +21,9 @@ from app.display import FrameDisplay
 from app.panel import PANEL_WIDTH, Panel
 from app.session import Session, export_name
 from app.settings import Settings, prepare_config_dir
-from render.gpu import gpu_failures
-from render.image_io import png_encoder
-from render.limits import APP_SIZE
+from render.core.gpu import gpu_failures
+from render.core.image_io import png_encoder
+from render.core.limits import APP_SIZE
 from scenes.safe_write import NEW_FILE, OutputError, Placement, write_new_file, write_output
 
 BACKGROUND = (0.11, 0.11, 0.13)

@@ -28,8 +28,8 @@ from app.session import Session  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.surfaces import EglSurface  # noqa: E402
 from app.window import App  # noqa: E402
-from render.base import render_frame  # noqa: E402
-from render.reference import ReferenceRenderer  # noqa: E402
+from render.circles.reference import ReferenceRenderer  # noqa: E402
+from render.core.renderer import render_frame  # noqa: E402
 
 MiB = 2**20
 
@@ -141,7 +141,7 @@ def resize(backend: str, resizes: int) -> dict:
 
 def soak(frames: int, switch_every: int) -> dict:
     """``frames`` shown frames of fireworks, playing, cycling through every variant."""
-    from render.variants import all_configurations
+    from render.core.variants import all_configurations
 
     labels = [choice.label() for choice in all_configurations()] + ["auto"]
     tracemalloc.start()
@@ -213,7 +213,7 @@ def gpu_loss() -> dict:
 def interop_lost() -> dict:
     """Interop works, then mapping the buffer fails (injected): the display goes on by host copy."""
     from app.display import InteropUnavailable
-    from render.image_io import quantize_rgb8
+    from render.core.image_io import quantize_rgb8
 
     app, path_before = running_on_the_gpu(3)
 

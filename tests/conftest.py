@@ -8,7 +8,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def pytest_collection_modifyitems(config, items):
-    from render.gpu import gpu_problem
+    from render.core.gpu import gpu_problem
 
     problem = gpu_problem()
     if problem is None:

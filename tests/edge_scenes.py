@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from render.shading import pixel_centers
+from render.circles.shading import pixel_centers
 from scenes.model import CircleScene, empty_arrays
 
 EDGE_SIZES = (257, 1000, 4096)  # none is a multiple of 16 or 32, and 4096 is the app's largest

@@ -17,11 +17,11 @@ import numpy as np  # noqa: E402
 
 from app.display import FrameDisplay  # noqa: E402
 from app.surfaces import EglSurface  # noqa: E402
-from render.base import render_frame  # noqa: E402
-from render.cuda_renderer import CudaRenderer  # noqa: E402
-from render.image_io import quantize_rgb8  # noqa: E402
-from render.sphere_shading import ShadeSettings  # noqa: E402
-from render.sphere_view import SphereView  # noqa: E402
+from render.circles.renderer import CudaRenderer  # noqa: E402
+from render.core.image_io import quantize_rgb8  # noqa: E402
+from render.core.renderer import render_frame  # noqa: E402
+from render.spheres.shading import ShadeSettings  # noqa: E402
+from render.spheres.view import SphereView  # noqa: E402
 from scenes.builtin import build_scene  # noqa: E402
 from scenes.spheres import build_sphere_scene  # noqa: E402
 

@@ -1,7 +1,7 @@
 import numpy as np
 
-from render.base import render_frame
-from render.reference import ReferenceRenderer, clear_image
+from render.circles.reference import ReferenceRenderer, clear_image
+from render.core.renderer import render_frame
 from scenes import fireworks
 from scenes.animation import advance
 from scenes.builtin import build_scene

@@ -5,7 +5,7 @@ import numpy as np
 from PIL import Image
 
 from app.cli import main
-from render.gpu import gpu_problem
+from render.core.gpu import gpu_problem
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 

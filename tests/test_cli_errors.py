@@ -14,7 +14,7 @@ import pytest
 
 import app.cli
 from app.cli import main
-from render.gpu import gpu_problem
+from render.core.gpu import gpu_problem
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from app.cli import main
-from render import limits
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.core import limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,9 +57,9 @@ def test_a_size_the_host_cannot_allocate_is_one_line(tmp_path, args, message):
 
 
 def test_sphere_frames_orbit_in_the_shaded_view_and_cost_nothing_in_the_classic_one():
-    from render.base import render_frame
-    from render.sphere_shading import ShadeSettings, reference_image
-    from render.sphere_view import SphereView
+    from render.core.renderer import render_frame
+    from render.spheres.shading import ShadeSettings, reference_image
+    from render.spheres.view import SphereView
     from scenes.spheres import random_spheres
 
     scene, shading = random_spheres(12, 3), ShadeSettings()
@@ -76,7 +76,7 @@ def test_sphere_frames_orbit_in_the_shaded_view_and_cost_nothing_in_the_classic_
 def test_a_radius_whose_square_overflows_float32_covers_everything_without_warnings():
     import warnings
 
-    from render.base import render_frame
+    from render.core.renderer import render_frame
     from scenes.model import CircleScene, empty_arrays
 
     arrays = empty_arrays(1)

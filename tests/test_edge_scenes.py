@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from edge_scenes import EDGE_SCENES, EDGE_SIZES, cover, empty, offscreen, one, one_tile, subpixel
 
-from render.base import render_frame
-from render.reference import ReferenceRenderer, clear_image
-from render.shading import pixel_centers
+from render.circles.reference import ReferenceRenderer, clear_image
+from render.circles.shading import pixel_centers
+from render.core.renderer import render_frame
 
 f32 = np.float32
 

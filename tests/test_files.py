@@ -3,8 +3,8 @@ import json
 import numpy as np
 import pytest
 
-from render.base import render_frame
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 from scenes.files import SceneFileError, load_scene, save_scene
 

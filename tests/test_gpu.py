@@ -6,11 +6,11 @@ Run on the lent GPU: ``python3 -m pytest -m gpu tests``.
 import numpy as np
 import pytest
 
-from render.base import RendererUnavailable, render_frame
-from render.compare import compare_images
-from render.cuda_renderer import CudaRenderer
-from render.reference import ReferenceRenderer
-from render.variants import all_configurations
+from render.circles.reference import ReferenceRenderer
+from render.circles.renderer import CudaRenderer
+from render.core.compare import compare_images
+from render.core.renderer import RendererUnavailable, render_frame
+from render.core.variants import all_configurations
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, build_scene
 
 pytestmark = pytest.mark.gpu
@@ -119,7 +119,7 @@ def test_stages_without_gpu_work_read_zero_and_the_others_are_timed():
 
 
 def test_a_clear_no_render_took_over_still_happens():
-    from render.reference import clear_image
+    from render.circles.reference import clear_image
 
     for name in ("rgb", "snowsingle"):
         renderer = CudaRenderer("tile-scan")

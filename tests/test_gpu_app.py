@@ -16,8 +16,8 @@ import pytest
 
 from app.session import Session
 from app.settings import Settings
-from render.base import render_frame
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 
 pytestmark = pytest.mark.gpu
@@ -97,7 +97,7 @@ def test_headless_gui_uses_interop(tmp_path):
 
 
 def test_sphere_variants_in_the_app_stay_exact_while_orbiting(tmp_path):
-    from render.sphere_shading import ORBIT_STEP_DEGREES, ShadeSettings, shade_reference
+    from render.spheres.shading import ORBIT_STEP_DEGREES, ShadeSettings, shade_reference
     from scenes.spheres import random_spheres
 
     settings = Settings(renderer="spheres", sphere_scene="random", sphere_count=500, sphere_seed=2, size=256)

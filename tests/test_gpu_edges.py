@@ -4,9 +4,9 @@ import pytest
 from edge_scenes import EDGE_SCENES, EDGE_SIZES
 from test_gpu import CONFIGS
 
-from render.base import render_frame
-from render.compare import compare_images
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.core.compare import compare_images
+from render.core.renderer import render_frame
 
 pytestmark = pytest.mark.gpu
 _references = {}
@@ -25,7 +25,7 @@ def reference(name, size):
 @pytest.mark.parametrize("size", EDGE_SIZES)
 @pytest.mark.parametrize("name", list(EDGE_SCENES))
 def test_edge_scene_every_variant(name, size, variant):
-    from render.cuda_renderer import CudaRenderer
+    from render.circles.renderer import CudaRenderer
 
     renderer = CudaRenderer(variant)
     renderer.load(EDGE_SCENES[name](), size, size)

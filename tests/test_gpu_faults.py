@@ -11,8 +11,8 @@ from stress_checks import check_resize_report, run_probe
 
 from app.session import Session
 from app.settings import Settings
-from render.base import render_frame
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 
 pytestmark = pytest.mark.gpu

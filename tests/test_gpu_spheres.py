@@ -5,11 +5,11 @@ import functools
 import numpy as np
 import pytest
 
-from render.base import RendererUnavailable
-from render.sphere_shading import ShadeSettings, shade_reference
-from render.spheres_cuda import SphereCudaRenderer
-from render.spheres_reference import trace_reference
-from render.variants import SPHERE_VARIANT_NAMES
+from render.core.renderer import RendererUnavailable
+from render.core.variants import SPHERE_VARIANT_NAMES
+from render.spheres.cuda import SphereCudaRenderer
+from render.spheres.reference import trace_reference
+from render.spheres.shading import ShadeSettings, shade_reference
 from scenes.spheres import build_sphere_scene, random_spheres
 
 pytestmark = pytest.mark.gpu

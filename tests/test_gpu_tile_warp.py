@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from test_gpu import gpu, reference
 
-from render.base import render_frame
-from render.compare import compare_images
-from render.cuda_renderer import CudaRenderer, fused_blend_is_exact
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.circles.renderer import CudaRenderer, fused_blend_is_exact
+from render.core.compare import compare_images
+from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 from scenes.model import CircleScene, empty_arrays
 

@@ -81,9 +81,9 @@ def run_until_shown(app, timeout=60):
 
 
 def expected_rgb8(name, size, frame=0):
-    from render.base import render_frame
-    from render.image_io import to_rgb8
-    from render.reference import ReferenceRenderer
+    from render.circles.reference import ReferenceRenderer
+    from render.core.image_io import to_rgb8
+    from render.core.renderer import render_frame
     from scenes.builtin import build_scene
 
     renderer = ReferenceRenderer(workers=1)
@@ -271,7 +271,7 @@ def test_interactive_run_saves_settings_in_the_config_folder(x_display, config, 
 
 
 def expected_sphere_rgb8(view, size, shading=None):
-    from render.sphere_shading import ShadeSettings, reference_image
+    from render.spheres.shading import ShadeSettings, reference_image
     from scenes.spheres import build_sphere_scene
 
     return reference_image(build_sphere_scene("classic"), size, view, shading or ShadeSettings())[::-1, :, :3]
@@ -290,7 +290,7 @@ def test_spheres_renderer_shows_both_views_exactly(app):
 def test_dragging_the_picture_orbits_the_shaded_camera(app):
     from imgui_bundle import imgui
 
-    from render.sphere_shading import ShadeSettings
+    from render.spheres.shading import ShadeSettings
 
     app.session.set_renderer("spheres")
     app.session.set_view("shaded")

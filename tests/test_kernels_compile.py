@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from render.kernels import SHADER_DIR, nvcc_command
-from render.variants import all_configurations
+from render.core.kernels import SHADER_DIR, nvcc_command
+from render.core.variants import all_configurations
 
 _SCAN = {"hillis-steele": 0, "blelloch": 1, "warp": 2}
 

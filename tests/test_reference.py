@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from render.base import render_frame
-from render.reference import ReferenceRenderer, clear_image, render_reference
-from render.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
+from render.circles.reference import ReferenceRenderer, clear_image, render_reference
+from render.circles.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
+from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 from scenes.model import CircleScene, empty_arrays
 

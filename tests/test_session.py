@@ -9,8 +9,8 @@ import pytest
 
 from app.session import Session, export_name
 from app.settings import Settings
-from render.base import render_frame
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 from scenes.files import save_scene
 
@@ -111,7 +111,7 @@ def test_export_writes_the_render_never_overwrites(session, tmp_path):
     assert first.name == "rgb_reference_0000.png" and second.name == "rgb_reference_0000-2.png"
     from PIL import Image
 
-    from render.image_io import to_rgb8
+    from render.core.image_io import to_rgb8
 
     assert np.array_equal(np.asarray(Image.open(first)), to_rgb8(expected))
     assert {p.name for p in first.parent.iterdir()} == {first.name, second.name}
@@ -144,8 +144,8 @@ def sphere_bytes(session):
 
 
 def test_spheres_classic_then_shaded_equal_their_references(session):
-    from render.sphere_shading import ShadeSettings, shade_reference
-    from render.spheres_reference import trace_reference
+    from render.spheres.reference import trace_reference
+    from render.spheres.shading import ShadeSettings, shade_reference
     from scenes.spheres import build_sphere_scene
 
     assert session.set_renderer("spheres"), session.status
@@ -166,7 +166,7 @@ def test_spheres_classic_then_shaded_equal_their_references(session):
 
 
 def test_playing_the_shaded_view_orbits_the_camera(session):
-    from render.sphere_shading import ORBIT_STEP_DEGREES, ShadeSettings, shade_reference
+    from render.spheres.shading import ORBIT_STEP_DEGREES, ShadeSettings, shade_reference
     from scenes.spheres import build_sphere_scene
 
     session.set_renderer("spheres")
@@ -182,7 +182,7 @@ def test_playing_the_shaded_view_orbits_the_camera(session):
 
 
 def test_random_spheres_count_seed_and_switching_back(session):
-    from render.spheres_reference import trace_reference
+    from render.spheres.reference import trace_reference
     from scenes.spheres import random_spheres
 
     session.set_renderer("spheres")
@@ -208,7 +208,7 @@ def test_sphere_variants_come_from_the_sphere_registry(session):
 def test_sphere_export_and_files(session, tmp_path):
     from PIL import Image
 
-    from render.sphere_shading import ShadeSettings, shade_reference
+    from render.spheres.shading import ShadeSettings, shade_reference
     from scenes.files import save_sphere_scene
     from scenes.spheres import random_spheres
 
@@ -321,7 +321,7 @@ def test_any_error_while_loading_a_file_keeps_the_previous_scene(session, tmp_pa
 
 
 def test_seeds_outside_the_table_are_refused_not_wrapped(session):
-    from render.limits import SEED
+    from render.core.limits import SEED
 
     session.select_scene("rand10k")
     for seed in (-1, 2**32, 2**64 + 7, "12x", 3.0, True):
@@ -333,7 +333,7 @@ def test_seeds_outside_the_table_are_refused_not_wrapped(session):
 
 
 def test_sphere_counts_outside_the_table_are_refused_not_clamped(session):
-    from render.limits import SPHERE_COUNT
+    from render.core.limits import SPHERE_COUNT
 
     session.set_renderer("spheres")
     assert session.select_scene("random")
@@ -345,7 +345,7 @@ def test_sphere_counts_outside_the_table_are_refused_not_clamped(session):
 
 
 def test_size_material_and_camera_clamp_to_the_table(session):
-    from render.limits import APP_SIZE, ELEVATION
+    from render.core.limits import APP_SIZE, ELEVATION
 
     assert session.set_size(10**6) and session.settings.size == APP_SIZE.high
     session.set_renderer("spheres")

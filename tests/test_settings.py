@@ -75,7 +75,7 @@ def test_every_numeric_field_follows_the_limits_table(tmp_path):
     import dataclasses
 
     from app.settings import _LIMITS
-    from render import limits
+    from render.core import limits
 
     path = tmp_path / "settings.json"
     numeric = {f.name for f in dataclasses.fields(Settings) if f.type in ("int", "float")}

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from render.chart import COLOURS, sphere_bench_chart
-from render.sphere_shading import ShadeSettings, primary_rays, shade_reference
+from render.spheres.chart import COLOURS, sphere_bench_chart
+from render.spheres.shading import ShadeSettings, primary_rays, shade_reference
 from scenes.spheres import SphereScene, build_sphere_scene
 
 FACING = ShadeSettings(azimuth=0.0, elevation=0.0, distance=1000.0)  # eye on +z, looking down -z

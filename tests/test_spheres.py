@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from render.spheres_reference import trace_reference
+from render.spheres.reference import trace_reference
 from scenes.files import SceneFileError, load_sphere_scene, save_sphere_scene
 from scenes.spheres import SphereScene, build_sphere_scene, random_spheres
 
@@ -126,7 +126,7 @@ def test_cli_renders_the_shaded_view(tmp_path):
     assert "shaded, 96x96, cpu reference" in result.stdout
     from PIL import Image
 
-    from render.sphere_shading import ShadeSettings, shade_reference
+    from render.spheres.shading import ShadeSettings, shade_reference
 
     settings = ShadeSettings(azimuth=70, elevation=-10, roughness=0.6, metalness=0.3)
     expected = shade_reference(random_spheres(40, 3), 96, settings)[::-1]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from render.base import RendererUnavailable
-from render.gpu import gpu_problem
-from render.kernels import load_module
-from render.sphere_shading import PARAM_FLOATS, VIEWS, ShadeSettings
-from render.variants import parse_variant
+from render.core.gpu import gpu_problem
+from render.core.kernels import load_module
+from render.core.renderer import RendererUnavailable
+from render.core.variants import parse_variant
+from render.spheres.shading import PARAM_FLOATS, VIEWS, ShadeSettings
 from scenes.spheres import SphereScene
 
 MAX_CONSTANT_SPHERES = 2340  # shaders/sphere_constant_table.cuh

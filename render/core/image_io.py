@@ -13,7 +13,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from render.base import image_top_down
+from render.core.renderer import image_top_down
 from scenes.safe_write import NEW_FILE, Placement, write_output
 
 

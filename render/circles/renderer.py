@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from render.base import CircleRenderer, RendererUnavailable
-from render.gpu import gpu_problem
-from render.kernels import load_module
-from render.variants import VariantChoice, parse_variant
+from render.core.gpu import gpu_problem
+from render.core.kernels import load_module
+from render.core.renderer import CircleRenderer, RendererUnavailable
+from render.core.variants import VariantChoice, parse_variant
 from scenes import fireworks
 from scenes.animation import noise_tables
 from scenes.model import CircleScene

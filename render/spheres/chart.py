@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from render.image_io import write_png_rgb8
+from render.core.image_io import write_png_rgb8
 from scenes.safe_write import NEW_FILE, Placement
 
 PANEL = (420, 300)  # width, height of one plot, margins included

@@ -16,8 +16,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from render import shading
-from render.base import CircleRenderer, host_memory
+from render.circles import shading
+from render.core.renderer import CircleRenderer, host_memory
 from scenes.animation import advance
 from scenes.model import CircleScene
 

@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from render.base import host_memory
-from render.limits import ELEVATION, METALNESS, ROUGHNESS
+from render.core.limits import ELEVATION, METALNESS, ROUGHNESS
+from render.core.renderer import host_memory
 from scenes.spheres import SphereScene
 
 f32 = np.float32
@@ -190,7 +190,7 @@ def shade_reference(scene: SphereScene, size: int, settings: ShadeSettings) -> n
 
 def reference_image(scene: SphereScene, size: int, view: str, shading: ShadeSettings) -> np.ndarray:
     """The NumPy reference of ``view`` (classic or shaded): uint8 (size, size, 4), row 0 = bottom."""
-    from render.spheres_reference import trace_reference
+    from render.spheres.reference import trace_reference
 
     with host_memory(f"the {view} sphere view of {scene.count} spheres at {size}x{size}"):
         return trace_reference(scene, size) if view == "classic" else shade_reference(scene, size, shading)

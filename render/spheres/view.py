@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from render.sphere_shading import ORBIT_STEP_DEGREES, VIEWS, ShadeSettings, reference_image
+from render.spheres.shading import ORBIT_STEP_DEGREES, VIEWS, ShadeSettings, reference_image
 from scenes.spheres import SphereScene
 
 
@@ -26,7 +26,7 @@ class SphereView:
         self.name = variant or "reference"
         self._gpu = None
         if variant is not None:
-            from render.spheres_cuda import SphereCudaRenderer
+            from render.spheres.cuda import SphereCudaRenderer
 
             self._gpu = SphereCudaRenderer(variant, view)
         self._bytes: np.ndarray | None = None

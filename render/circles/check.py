@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 
-from render.base import RendererUnavailable, render_frame
-from render.compare import Comparison, compare_images
-from render.cuda_renderer import CudaRenderer
-from render.reference import ReferenceRenderer
+from render.circles.reference import ReferenceRenderer
+from render.circles.renderer import CudaRenderer
+from render.core.compare import Comparison, compare_images
+from render.core.renderer import RendererUnavailable, render_frame
 from scenes.model import CircleScene
 
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from render.base import RendererUnavailable
-from render.sphere_shading import ShadeSettings, reference_image
+from render.core.renderer import RendererUnavailable
+from render.spheres.shading import ShadeSettings, reference_image
 from scenes.spheres import SphereScene
 
 BENCH_COUNTS = (20, 256, 1024, 2340, 16384)
@@ -41,7 +41,7 @@ def run_sphere_check(
     """Each variant's image in ``view`` (default shading for the shaded one) against the reference;
     a variant that cannot take a scene (constant memory past 2340 spheres) is a row saying why, not
     a failure."""
-    from render.spheres_cuda import SphereCudaRenderer
+    from render.spheres.cuda import SphereCudaRenderer
 
     rows = []
     for scene in scenes:
@@ -82,7 +82,7 @@ def run_sphere_bench(
     view: str = "classic",
 ) -> list[dict]:
     """One row per (variant, count, size): median kernel ms, or why the variant is unavailable."""
-    from render.spheres_cuda import SphereCudaRenderer
+    from render.spheres.cuda import SphereCudaRenderer
     from scenes.spheres import random_spheres
 
     total, done, rows = len(variants) * len(counts) * len(sizes), 0, []

@@ -13,8 +13,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from render.base import RendererUnavailable
-from render.cuda_renderer import STAGES, CudaRenderer
+from render.circles.renderer import STAGES, CudaRenderer
+from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
 
 # Best of the CS149 staff binary and the best public full-marks solution, measured on the lent

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
+SHADER_DIR = Path(__file__).resolve().parents[2] / "shaders"
 ARCH = "sm_90"
 
 # --fmad=false: the reference rounds every float32 product and sum separately (see circle_common.cuh).
