@@ -13,6 +13,7 @@ import sys
 
 from app.settings import Settings, load_settings, save_settings
 from render.core.image_io import write_text_file
+from render.kinds import KINDS
 from scenes.safe_write import NEW_FILE, Placement
 
 
@@ -51,19 +52,15 @@ def _say(text: str) -> None:
 def _apply(settings: Settings, options: GuiOptions) -> None:
     if options.renderer is not None:
         settings.renderer = options.renderer
-    spheres = settings.renderer == "spheres"
-    for option, field in (
-        ("scene", "sphere_scene" if spheres else "scene"),
-        ("variant", "sphere_variant" if spheres else "variant"),
-        ("seed", "sphere_seed" if spheres else "seed"),
-        ("count", "sphere_count"),
-        ("view", "sphere_view"),
-        ("size", "size"),
-        ("vsync", "vsync"),
-        ("force_host_copy", "force_host_copy"),
-    ):
+    fields = KINDS[settings.renderer].settings_fields
+    # scene, variant and seed are the shown kind's; count and view belong to the kinds that have them.
+    owner = {role: fields.get(role) for role in ("scene", "variant", "seed")}
+    for kind in KINDS.values():
+        for role in ("count", "view"):
+            owner[role] = owner.get(role) or kind.settings_fields.get(role)
+    for option, field in (*owner.items(), ("size", "size"), ("vsync", "vsync"), ("force_host_copy", "force_host_copy")):
         value = getattr(options, option)
-        if value is not None:
+        if value is not None and field is not None:
             setattr(settings, field, value)
     if options.size is not None:
         settings.fit_to_window = False

@@ -12,17 +12,13 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
-from render.core.variants import REGISTRIES
-from render.spheres.shading import VIEWS
-from scenes.builtin import SCENE_NAMES
-from scenes.spheres import SPHERE_SCENES
+from render.kinds import KINDS
 
 if TYPE_CHECKING:
     from app.window import App
 
 PANEL_WIDTH = 380
 MOVING_AVERAGE = 30  # frames in the chart's moving average
-RENDERER_LABELS = {"circles": "circles (CS149 assignment 3)", "spheres": "spheres (CUDA by Example, ch. 6)"}
 ORBIT_DEGREES_PER_PIXEL = 0.4  # a mouse drag over the image turns the shaded view's camera
 SHORTCUTS = (
     ("Space", "play / pause the animation"),
@@ -81,7 +77,7 @@ class Panel:
         """A left-button drag outside the panel orbits the shaded view's camera."""
         io = imgui.get_io()
         session = self.app.session
-        if io.want_capture_mouse or session.kind != "spheres" or session.settings.sphere_view != "shaded":
+        if io.want_capture_mouse or not session.orbits:
             return
         if imgui.is_mouse_dragging(imgui.MouseButton_.left):
             delta = io.mouse_delta
@@ -112,8 +108,9 @@ class Panel:
 
     def _backend(self) -> None:
         session = self.app.session
-        kinds = list(REGISTRIES)
-        changed, index = imgui.combo("renderer", kinds.index(session.kind), [RENDERER_LABELS[k] for k in kinds])
+        kinds = list(KINDS)
+        labels = [KINDS[name].label for name in kinds]
+        changed, index = imgui.combo("renderer", kinds.index(session.kind.name), labels)
         if changed:
             session.set_renderer(kinds[index])
         if session.backend == "cuda":
@@ -128,7 +125,7 @@ class Panel:
     def _scene(self) -> None:
         session, settings = self.app.session, self.app.session.settings
         imgui.separator_text("Scene")
-        names = list(SCENE_NAMES if session.kind == "circles" else SPHERE_SCENES)
+        names = list(session.kind.scene_names)
         if session.scene_name not in names:
             names.append(session.scene_name)
         changed, index = imgui.combo("scene", names.index(session.scene_name), names)
@@ -139,13 +136,11 @@ class Panel:
         imgui.same_line()
         imgui.text_disabled("or drop a .npz / .json on the window")
         self._open_file_popup()
-        if session.kind == "spheres":
-            self._sphere_scene()
-        else:
-            self._seed("seed")
+        self._scene_parameters()
+        self._view()
         changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
         if changed:
-            settings.fit_to_window = fit
+            session.set_fit_to_window(fit)
         imgui.begin_disabled(settings.fit_to_window)
         _, self.size_edit = imgui.slider_int(
             "resolution", self.size_edit, APP_SIZE.low, APP_SIZE.high, "%d px", imgui.SliderFlags_.always_clamp
@@ -156,28 +151,41 @@ class Panel:
         if not imgui.is_item_active():
             self.size_edit = settings.size
 
-    def _sphere_scene(self) -> None:
+    def _scene_parameters(self) -> None:
+        """The seed, and for kinds with a random scene of any size its count (both only for that
+        scene: the others are fixed)."""
         session, settings = self.app.session, self.app.session.settings
-        imgui.begin_disabled(session.scene_name != "random")
-        # Clamping also covers a count typed after a ctrl+click, which a plain slider takes unchecked.
-        flags = imgui.SliderFlags_.logarithmic | imgui.SliderFlags_.always_clamp
-        _, self.count_edit = imgui.slider_int(
-            "spheres", self.count_edit, SPHERE_COUNT.low, SPHERE_COUNT.high, "%d", flags
-        )
-        if imgui.is_item_deactivated_after_edit():
-            session.set_sphere_count(self.count_edit)
-        if not imgui.is_item_active():
-            self.count_edit = settings.sphere_count
-        self._seed("sphere_seed")
+        fields = session.kind.settings_fields
+        fixed = "count" in fields and session.scene_name != "random"
+        imgui.begin_disabled(fixed)
+        if "count" in fields:
+            # Clamping also covers a count typed after a ctrl+click, which a plain slider takes unchecked.
+            flags = imgui.SliderFlags_.logarithmic | imgui.SliderFlags_.always_clamp
+            _, self.count_edit = imgui.slider_int(
+                session.kind.units, self.count_edit, SPHERE_COUNT.low, SPHERE_COUNT.high, "%d", flags
+            )
+            if imgui.is_item_deactivated_after_edit():
+                session.set_sphere_count(self.count_edit)
+            if not imgui.is_item_active():
+                self.count_edit = getattr(settings, fields["count"])
+        self._seed(fields["seed"])
         imgui.end_disabled()
-        if session.scene_name == "classic":
-            imgui.text_disabled("classic: the book's 20 spheres, glibc rand() seed 1")
-        for view in VIEWS:
-            if imgui.radio_button(view, settings.sphere_view == view):
+        note = session.kind.scene_notes.get(session.scene_name)
+        if note:
+            imgui.text_disabled(note)
+
+    def _view(self) -> None:
+        """The kind's views, and the material of a view that has one."""
+        session, settings = self.app.session, self.app.session.settings
+        if not session.kind.views:
+            return
+        current = session.look().view
+        for view in session.kind.views:
+            if imgui.radio_button(view, current == view):
                 session.set_view(view)
             imgui.same_line()
         imgui.text_disabled("view")
-        if settings.sphere_view != "shaded":
+        if not session.orbits:
             return
         for key, limit in (("roughness", ROUGHNESS), ("metalness", METALNESS)):
             flags = imgui.SliderFlags_.always_clamp
@@ -214,14 +222,15 @@ class Panel:
         session = self.app.session
         imgui.separator_text("Kernel")
         imgui.begin_disabled(session.backend == "cpu")
-        registry = REGISTRIES[session.kind]
+        registry = session.kind.variants
         names = list(registry)
         changed, index = imgui.combo("variant", names.index(session.variant.name), names)
         if changed:
             session.set_variant(names[index])
         if imgui.is_item_hovered():
             imgui.set_tooltip(registry[session.variant.name].summary)
-        for key, values in registry[session.variant.name].options.items():
+        for key, option in registry[session.variant.name].options.items():
+            values = option.values
             current = session.variant.option(key)
             changed, index = imgui.combo(key, values.index(current), list(values))
             if changed:
@@ -248,13 +257,11 @@ class Panel:
         imgui.separator_text("Display")
         changed, vsync = imgui.checkbox("vsync", settings.vsync)
         if changed:
-            settings.vsync = vsync
-            app.surface.set_vsync(vsync)
+            app.set_vsync(vsync)
         imgui.same_line()
         changed, force = imgui.checkbox("force host copy", settings.force_host_copy)
         if changed:
-            settings.force_host_copy = force
-            app.display.force_host_copy = force
+            app.set_force_host_copy(force)
         imgui.text(f"display path: {app.display.path}")
         if app.display.notice:
             imgui.text_colored(WARNING, "interop unavailable: host copy")
@@ -284,7 +291,9 @@ class Panel:
     def _export_and_check(self) -> None:
         session, settings = self.app.session, self.app.session.settings
         imgui.separator_text("Export")
-        _, settings.export_folder = imgui.input_text("folder", settings.export_folder)
+        changed, folder = imgui.input_text("folder", settings.export_folder)
+        if changed:
+            session.set_export_folder(folder)
         if imgui.button("Export PNG (S)"):
             session.export_png()
         imgui.same_line()

@@ -26,11 +26,9 @@ from render.core.limits import (
     Limit,
     OutOfRange,
 )
-from render.core.variants import REGISTRIES, UnknownVariantError, parse_variant
-from render.spheres.shading import VIEWS
-from scenes.builtin import SCENE_NAMES
+from render.core.variants import UnknownVariantError
+from render.kinds import KINDS
 from scenes.files import is_scene_file
-from scenes.spheres import SPHERE_SCENES
 
 # A saved file is well under 1 KiB: anything past this cap is not ours, and is not worth parsing.
 MAX_SETTINGS_BYTES = 2**20
@@ -88,9 +86,12 @@ _LIMITS: dict[str, Limit] = {
     "camera_azimuth": AZIMUTH,
     "camera_elevation": ELEVATION,
 }
-_CHOICES = {"renderer": tuple(REGISTRIES), "sphere_view": VIEWS}
-_SCENES = {"scene": SCENE_NAMES, "sphere_scene": SPHERE_SCENES}
-_VARIANTS = {"variant": "circles", "sphere_variant": "spheres"}
+# The fields each renderer kind keeps for itself, checked against that kind's own names.
+_CHOICES = {"renderer": tuple(KINDS)} | {
+    kind.settings_fields["view"]: kind.views for kind in KINDS.values() if "view" in kind.settings_fields
+}
+_SCENES = {kind.settings_fields["scene"]: kind.scene_names for kind in KINDS.values()}
+_VARIANTS = {kind.settings_fields["variant"]: kind.variants for kind in KINDS.values()}
 
 
 def _problem(key: str, value, default) -> str | None:
@@ -109,7 +110,7 @@ def _problem(key: str, value, default) -> str | None:
         return f"is not a built-in scene or scene file: {value!r}"
     if key in _VARIANTS:
         try:
-            parse_variant(value, _VARIANTS[key])
+            _VARIANTS[key].parse(value)
         except UnknownVariantError as error:
             return str(error)
     return None

@@ -18,8 +18,9 @@ from imgui_bundle import imgui, implot
 from OpenGL import GL
 
 from app.display import FrameDisplay
+from app.exports import export_name
 from app.panel import PANEL_WIDTH, Panel
-from app.session import Session, export_name
+from app.session import Session
 from app.settings import Settings, prepare_config_dir
 from render.core.gpu import gpu_failures
 from render.core.image_io import png_encoder
@@ -61,6 +62,16 @@ class App:
         self.display = FrameDisplay(self.settings.force_host_copy)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
+
+    def set_vsync(self, on: bool) -> None:
+        """Wait for the display's refresh between frames, or not."""
+        self.settings.vsync = on
+        self.surface.set_vsync(on)
+
+    def set_force_host_copy(self, on: bool) -> None:
+        """Show frames through a host copy even where CUDA-GL interop works (to compare the two)."""
+        self.settings.force_host_copy = on
+        self.display.force_host_copy = on
 
     def _layout_file(self) -> str | None:
         """imgui.ini in the config folder, unless something other than a regular file is there:
@@ -182,7 +193,7 @@ class App:
         medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
         wall = medians.pop("wall", float("nan"))
         return {
-            "renderer": self.session.kind,
+            "renderer": self.session.kind.name,
             "scene": self.session.scene_name,
             "size": self.settings.size,
             "variant": self.session.variant_label(),

@@ -1,6 +1,6 @@
 // Device helpers shared by every circle kernel: pixel centers, pixel and tile boxes, coverage,
-// shading and "over" blending. The float operations follow render/shading.py and
-// render/reference.py one for one; modules are built with --fmad=false so that no multiply-add is
+// shading and "over" blending. The float operations follow render/circles/shading.py and
+// render/circles/reference.py one for one; modules are built with --fmad=false so that no multiply-add is
 // contracted and the results equal the NumPy reference bit for bit (expf may differ by an ulp).
 #pragma once
 
@@ -168,7 +168,7 @@ __device__ __forceinline__ void over(float4& pixel, float alpha, float red, floa
 
 // over_premultiplied at alpha 1/2 with one fused multiply-add per channel, bit-identical to the
 // product-then-sum when every premultiplied channel is 0 or of magnitude >= 2^-100 (checked on
-// the host by render.cuda_renderer.fused_blend_is_exact): (1/2) * p is exact for |p| >= 2^-125,
+// the host by render.circles.tile_warp.fused_blend_is_exact): (1/2) * p is exact for |p| >= 2^-125,
 // so the single rounding of the fused form is the other's second rounding. Below that, (1/2) * p
 // may round (IEEE) or flush to 0 (the -ftz build CuPy makes), changing it by less than 2^-126,
 // which cannot move a sum with a channel of 0 (the same single rounding, the same flush) or of

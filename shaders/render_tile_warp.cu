@@ -16,7 +16,7 @@
 // staging reads each candidate with one coalesced load instead of an index and dependent gathers.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
-// premultiplied color passes render.cuda_renderer.fused_blend_is_exact).
+// premultiplied color passes render.circles.tile_warp.fused_blend_is_exact).
 #include "block_scan.cuh"
 #include "circle_common.cuh"
 
@@ -26,15 +26,19 @@
 #define WARPS_X (TILE / REGION_W)
 static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
 
-#define CHUNK 1024
+// CHUNK, MAX_BINS, SCAN_BLOCKS and BIN_ENTRY_FLOATS are render/circles/constants.py's, as -D defines.
+#if !defined(CHUNK) || !defined(MAX_BINS) || !defined(SCAN_BLOCKS) || !defined(BIN_ENTRY_FLOATS)
+#error "build through render.circles.constants.load_circle_module, which defines the shared constants"
+#endif
 #define CHUNK_WORDS (CHUNK / 32)
-#define MAX_BINS 256
+static_assert(CHUNK_WORDS * 32 == CHUNK && CHUNK_WORDS == 32, "a warp reads a chunk's mask words, one per lane");
 
 // One entry of a bin list (16 bytes, one vector load): the circle's center, radius and index.
 struct __align__(16) BinEntry {
     float x, y, r;
     int index;
 };
+static_assert(sizeof(BinEntry) == BIN_ENTRY_FLOATS * 4, "the host sizes bin lists in BIN_ENTRY_FLOATS floats");
 
 // ---- Binning ------------------------------------------------------------------------------
 
@@ -92,7 +96,6 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
 
 // A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
 // bin b from binning blocks before k; bin_total[b] = all of bin b's entries.
-#define SCAN_BLOCKS 256
 extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total) {
     __shared__ long long warp_sums[33];

@@ -5,11 +5,17 @@
 // Built with --fmad=false, so every product and sum rounds exactly as the NumPy reference does.
 #pragma once
 
+// SPHERE_FLOATS, MAX_CONSTANT_SPHERES and SHADE_PARAM_FLOATS are render/spheres/constants.py's.
+#if !defined(SPHERE_FLOATS) || !defined(MAX_CONSTANT_SPHERES) || !defined(SHADE_PARAM_FLOATS)
+#error "build through render.spheres.constants.load_sphere_module, which defines the shared constants"
+#endif
+
 #define SPHERE_INF 2e10f
 
-struct Sphere {  // 7 floats, 28 bytes: 2340 of them fill 64 KiB of constant memory
+struct Sphere {  // the host's float32 (N, SPHERE_FLOATS) records
     float r, g, b, radius, x, y, z;
 };
+static_assert(sizeof(Sphere) == SPHERE_FLOATS * 4, "the host packs spheres as SPHERE_FLOATS floats");
 
 struct ShadeParams;  // sphere_shaded.cuh; the classic view takes none
 

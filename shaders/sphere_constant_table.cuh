@@ -3,6 +3,6 @@
 #pragma once
 #include "sphere_shaded.cuh"
 
-#define MAX_CONSTANT_SPHERES 2340  // 2340 * 28 bytes = 65520 of the 65536 bytes of constant memory
+static_assert(MAX_CONSTANT_SPHERES * sizeof(Sphere) <= 65536, "the table must fit in constant memory");
 
 __constant__ Sphere constant_spheres[MAX_CONSTANT_SPHERES];

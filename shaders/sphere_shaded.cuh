@@ -1,14 +1,14 @@
 // The shaded view of the sphere scenes: a perspective camera, one directional light plus ambient,
 // Lambert diffuse plus a GGX microfacet specular lobe (Torrance-Sparrow) with height-correlated
 // Smith masking-shadowing and Schlick's Fresnel. The host computes the camera and the material
-// constants (render/sphere_shading.py); here every step is a float32 +, -, *, / or sqrtf, so the
+// constants (render/spheres/shading.py); here every step is a float32 +, -, *, / or sqrtf, so the
 // NumPy reference (the same operations in the same order) gives the same bytes.
 #pragma once
 #include "sphere_common.cuh"
 
 #define SHADE_PI 3.14159265f
 
-struct ShadeParams {  // 22 floats, the layout of render/sphere_shading.py's params()
+struct ShadeParams {  // the layout of render/spheres/shading.py's params()
     float3 eye;
     float3 forward;  // unit vector from the eye to the orbit's target
     float3 right;    // screen x, scaled by tan(fov / 2)
@@ -20,6 +20,7 @@ struct ShadeParams {  // 22 floats, the layout of render/sphere_shading.py's par
     float metalness;
     float3 background;  // linear colour of a pixel that hits nothing
 };
+static_assert(sizeof(ShadeParams) == SHADE_PARAM_FLOATS * 4, "the host uploads SHADE_PARAM_FLOATS floats");
 
 __device__ __forceinline__ float dot3(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 

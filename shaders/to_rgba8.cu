@@ -1,4 +1,4 @@
-// The display's 8-bit conversion, the PNG writer's rule (render/image_io.py quantize_rgb8):
+// The display's 8-bit conversion, the PNG writer's rule (render/core/image_io.py quantize_rgb8):
 // each channel trunc(255 * clamp(v, 0, 1)), NaN -> 0, alpha 255. Rows keep their order (row 0 =
 // bottom), which is also OpenGL's texture row order.
 

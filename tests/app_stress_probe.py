@@ -141,9 +141,9 @@ def resize(backend: str, resizes: int) -> dict:
 
 def soak(frames: int, switch_every: int) -> dict:
     """``frames`` shown frames of fireworks, playing, cycling through every variant."""
-    from render.core.variants import all_configurations
+    from render.circles.variants import VARIANTS
 
-    labels = [choice.label() for choice in all_configurations()] + ["auto"]
+    labels = [choice.label() for choice in VARIANTS.configurations()] + ["auto"]
     tracemalloc.start()
     app = make_app("cuda", "fireworks", 512)
     app.session.toggle_play()

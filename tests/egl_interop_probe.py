@@ -18,9 +18,11 @@ import numpy as np  # noqa: E402
 from app.display import FrameDisplay  # noqa: E402
 from app.surfaces import EglSurface  # noqa: E402
 from render.circles.renderer import CudaRenderer  # noqa: E402
+from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.image_io import quantize_rgb8  # noqa: E402
 from render.core.renderer import render_frame  # noqa: E402
 from render.spheres.shading import ShadeSettings  # noqa: E402
+from render.spheres.variants import VARIANTS as SPHERE_VARIANTS
 from render.spheres.view import SphereView  # noqa: E402
 from scenes.builtin import build_scene  # noqa: E402
 from scenes.spheres import build_sphere_scene  # noqa: E402
@@ -42,12 +44,12 @@ def main() -> None:
     surface = EglSurface(64, 64)
     display = FrameDisplay()
     if scene.startswith("spheres:"):
-        renderer = SphereView("constant", scene.partition(":")[2], ShadeSettings())
+        renderer = SphereView(SPHERE_VARIANTS.parse("constant"), scene.partition(":")[2], ShadeSettings())
         renderer.load(build_sphere_scene("classic"), size, size)
         render_frame(renderer, 0)
         expected = renderer.image_bytes()[..., :3]
     else:
-        renderer = CudaRenderer("auto")
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("auto"))
         renderer.load(build_scene(scene), size, size)
         expected = quantize_rgb8(render_frame(renderer, 0))
     results = {"interop": texture_matches(display, renderer, expected)}

@@ -4,7 +4,7 @@ estimate it reads, ``candidate_cut``."""
 import numpy as np
 import pytest
 
-from render.circles.renderer import candidate_cut, choose_auto
+from render.circles.auto import candidate_cut, choose_auto
 from scenes.builtin import build_scene
 from scenes.model import CircleScene, empty_arrays
 

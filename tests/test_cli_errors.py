@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-import app.cli
+import app.commands
 from app.cli import main
 from render.core.gpu import gpu_problem
 
@@ -183,7 +183,7 @@ def test_interrupt_exits_130(capsys, monkeypatch):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(app.cli, "cmd_render", interrupted)
+    monkeypatch.setitem(app.commands.COMMANDS, "render", interrupted)
     code, lines = run_main(capsys, ["render", "--scene", "rgb"])
     assert code == 130 and lines == ["interrupted"]
 

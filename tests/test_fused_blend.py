@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from render.circles.renderer import fused_blend_is_exact
+from render.circles.tile_warp import fused_blend_is_exact
 
 f32 = np.float32
 

@@ -8,14 +8,14 @@ import pytest
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
+from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.compare import compare_images
 from render.core.renderer import RendererUnavailable, render_frame
-from render.core.variants import all_configurations
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, build_scene
 
 pytestmark = pytest.mark.gpu
 
-CONFIGS = [choice.label() for choice in all_configurations()] + ["auto"]
+CONFIGS = [choice.label() for choice in CIRCLE_VARIANTS.configurations()] + ["auto"]
 _references = {}
 
 
@@ -29,7 +29,7 @@ def reference(name, size, frame=0, seed=0):
 
 
 def gpu(name, variant, size, frame=0, seed=0):
-    renderer = CudaRenderer(variant)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     renderer.load(build_scene(name, seed), size, size)
     renderer.poison()
     return render_frame(renderer, frame)
@@ -63,7 +63,7 @@ def test_scored_scenes_1024(name, variant):
 
 @pytest.mark.parametrize("name", ["bouncingballs", "hypnosis", "fireworks", "snow"])
 def test_animation_state_and_frames_match(name):
-    cpu, cuda = ReferenceRenderer(), CudaRenderer("auto")
+    cpu, cuda = ReferenceRenderer(), CudaRenderer(CIRCLE_VARIANTS.parse("auto"))
     scene = build_scene(name, 7)
     cpu.load(scene, 256, 256)
     cuda.load(scene, 256, 256)
@@ -88,7 +88,7 @@ def test_random_seed_like_the_course_checker():
 
 
 def test_poison_is_overwritten_and_would_be_caught():
-    renderer = CudaRenderer("tile-scan")
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-scan"))
     renderer.load(build_scene("rgb"), 64, 64)
     renderer.poison()
     poisoned = renderer.image()
@@ -97,7 +97,7 @@ def test_poison_is_overwritten_and_would_be_caught():
 
 
 def test_stage_times_are_recorded():
-    renderer = CudaRenderer("tile-sort")
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-sort"))
     renderer.load(build_scene("rand10k"), 256, 256)
     render_frame(renderer, 0)
     times = renderer.stage_times_ms()
@@ -106,12 +106,12 @@ def test_stage_times_are_recorded():
 
 
 def test_stages_without_gpu_work_read_zero_and_the_others_are_timed():
-    static = CudaRenderer("tile-warp:bins=off")
+    static = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp:bins=off"))
     static.load(build_scene("rand10k"), 256, 256)
     render_frame(static, 0)
     times = static.stage_times_ms()
     assert times["clear"] == times["advance"] == times["binning"] == 0.0 and times["blending"] > 0
-    moving = CudaRenderer("tile-warp")
+    moving = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     moving.load(build_scene("snow"), 256, 256)
     render_frame(moving, 1)
     times = moving.stage_times_ms()
@@ -122,7 +122,7 @@ def test_a_clear_no_render_took_over_still_happens():
     from render.circles.reference import clear_image
 
     for name in ("rgb", "snowsingle"):
-        renderer = CudaRenderer("tile-scan")
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-scan"))
         renderer.load(build_scene(name), 65, 65)
         renderer.poison()
         renderer.clear()
@@ -131,7 +131,7 @@ def test_a_clear_no_render_took_over_still_happens():
 
 def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):
     pool_limit(size=4 * 2**20)
-    renderer = CudaRenderer("tile-scan")
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-scan"))
     expected = r"rand1M \(1000000 circles\) at 1024x1024 does not fit in GPU memory"
     with pytest.raises(RendererUnavailable, match=expected):
         renderer.load(build_scene("rand1M"), 1024, 1024)
@@ -140,7 +140,7 @@ def test_scene_too_large_for_gpu_memory_is_reported(pool_limit):
 def test_tile_sort_pairs_too_many_for_gpu_memory_are_reported(pool_limit):
     # biglittle's arrays and image take 16 MiB; its 7.5 million keys for 16x16 tiles need 86 MiB.
     pool_limit(size=64 * 2**20)
-    renderer = CudaRenderer("tile-sort:tile=16")
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-sort:tile=16"))
     renderer.load(build_scene("biglittle"), 1024, 1024)
     with pytest.raises(RendererUnavailable, match=r"tile-sort: \d+ \(tile, circle\) pairs need about \d+ MiB"):
         render_frame(renderer, 0)

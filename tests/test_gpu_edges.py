@@ -5,6 +5,7 @@ from edge_scenes import EDGE_SCENES, EDGE_SIZES
 from test_gpu import CONFIGS
 
 from render.circles.reference import ReferenceRenderer
+from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.compare import compare_images
 from render.core.renderer import render_frame
 
@@ -27,7 +28,7 @@ def reference(name, size):
 def test_edge_scene_every_variant(name, size, variant):
     from render.circles.renderer import CudaRenderer
 
-    renderer = CudaRenderer(variant)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     renderer.load(EDGE_SCENES[name](), size, size)
     renderer.poison()
     result = compare_images(reference(name, size), render_frame(renderer, 0))

@@ -1,6 +1,6 @@
 """GPU-size limits that are pure arithmetic, so they are checked without a GPU."""
 
-from render.circles.renderer import tile_sort_memory_problem
+from render.circles.strategies import tile_sort_memory_problem
 
 
 def test_tile_sort_fits_when_three_key_arrays_fit():

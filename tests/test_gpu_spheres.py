@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from render.core.renderer import RendererUnavailable
-from render.core.variants import SPHERE_VARIANT_NAMES
 from render.spheres.cuda import SphereCudaRenderer
 from render.spheres.reference import trace_reference
 from render.spheres.shading import ShadeSettings, shade_reference
+from render.spheres.variants import VARIANTS as SPHERE_VARIANTS
 from scenes.spheres import build_sphere_scene, random_spheres
 
 pytestmark = pytest.mark.gpu
 
 
 def gpu_image(variant, scene, size, shading=None):
-    renderer = SphereCudaRenderer(variant, "classic" if shading is None else "shaded")
+    renderer = SphereCudaRenderer(SPHERE_VARIANTS.parse(variant), "classic" if shading is None else "shaded")
     if shading is not None:
         renderer.shading = shading
     renderer.load(scene, size)
@@ -26,7 +26,7 @@ def gpu_image(variant, scene, size, shading=None):
     return renderer.image()
 
 
-@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", SPHERE_VARIANTS.names())
 @pytest.mark.parametrize("count", [0, 1, 20, 300, 2340])
 @pytest.mark.parametrize("size", [64, 257, 512])
 def test_variant_equals_reference(variant, count, size):
@@ -34,7 +34,7 @@ def test_variant_equals_reference(variant, count, size):
     assert np.array_equal(gpu_image(variant, scene, size), trace_reference(scene, size))
 
 
-@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", SPHERE_VARIANTS.names())
 def test_classic_at_1024_is_identical(variant):
     scene = build_sphere_scene("classic")
     assert np.array_equal(gpu_image(variant, scene, 1024), trace_reference(scene, 1024))
@@ -48,7 +48,7 @@ def test_beyond_constant_memory(variant):
 
 @pytest.mark.parametrize("variant", ["constant", "constant-divergent"])
 def test_constant_memory_limit_is_explained(variant):
-    renderer = SphereCudaRenderer(variant)
+    renderer = SphereCudaRenderer(SPHERE_VARIANTS.parse(variant))
     renderer.load(random_spheres(2340, 1), 64)
     with pytest.raises(RendererUnavailable, match=r"2341 spheres need 65548 bytes of constant memory; it holds 65536"):
         renderer.load(random_spheres(2341, 1), 64)
@@ -61,7 +61,7 @@ SHADINGS = [
 ]
 
 
-@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", SPHERE_VARIANTS.names())
 @pytest.mark.parametrize("count", [0, 1, 20, 300, 2340])
 @pytest.mark.parametrize("size", [64, 257])
 @pytest.mark.parametrize("shading", range(len(SHADINGS)))
@@ -76,7 +76,7 @@ def shaded_expected(count, size, shading):
     return shade_reference(random_spheres(count, 11), size, SHADINGS[shading])
 
 
-@pytest.mark.parametrize("variant", SPHERE_VARIANT_NAMES)
+@pytest.mark.parametrize("variant", SPHERE_VARIANTS.names())
 def test_shaded_classic_scene_at_512_is_identical(variant):
     scene, shading = build_sphere_scene("classic"), ShadeSettings(roughness=0.25, metalness=0.7)
     assert np.array_equal(gpu_image(variant, scene, 512, shading), shade_reference(scene, 512, shading))
@@ -90,7 +90,7 @@ def test_shaded_beyond_constant_memory(variant):
 
 def test_shading_changes_between_renders_reach_the_kernel():
     scene = build_sphere_scene("classic")
-    renderer = SphereCudaRenderer("constant", "shaded")
+    renderer = SphereCudaRenderer(SPHERE_VARIANTS.parse("constant"), "shaded")
     renderer.load(scene, 128)
     for shading in SHADINGS:
         renderer.shading = shading

@@ -6,7 +6,9 @@ import pytest
 from test_gpu import gpu, reference
 
 from render.circles.reference import ReferenceRenderer
-from render.circles.renderer import CudaRenderer, fused_blend_is_exact
+from render.circles.renderer import CudaRenderer
+from render.circles.tile_warp import fused_blend_is_exact
+from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.compare import compare_images
 from render.core.renderer import render_frame
 from scenes.builtin import build_scene
@@ -16,7 +18,7 @@ pytestmark = pytest.mark.gpu
 
 
 def test_lists_that_overflow_render_exactly_then_grow():
-    renderer = CudaRenderer("tile-warp")
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand100k"), 256, 256)
     strategy = renderer.strategy
     strategy.capacity = 1000  # far fewer entries than rand100k makes at 256
@@ -49,11 +51,11 @@ def test_tiny_colors_take_the_two_rounding_blend(variant):
     cpu = ReferenceRenderer()
     cpu.load(scene, 64, 64)
     want = render_frame(cpu, 0)
-    renderer = CudaRenderer(variant)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     renderer.load(scene, 64, 64)
     renderer.poison()
     got = render_frame(renderer, 0)
-    baseline = CudaRenderer("tile-scan")  # a product and a sum per channel, always
+    baseline = CudaRenderer(CIRCLE_VARIANTS.parse("tile-scan"))  # a product and a sum per channel, always
     baseline.load(scene, 64, 64)
     assert np.array_equal(got, render_frame(baseline, 0))
     assert got[32, 32, 0] == np.float32(2.0**-110)
@@ -64,7 +66,7 @@ def test_tiny_colors_take_the_two_rounding_blend(variant):
 
 @pytest.mark.parametrize("size", [2048, 1500])
 def test_bins_of_several_tiles(size):
-    renderer = CudaRenderer("tile-warp")
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand10k"), size, size)
     assert renderer.strategy.tiles_per_bin >= 2 and renderer.strategy.bins <= 256
     renderer.poison()
@@ -79,7 +81,7 @@ def test_growing_circles_keep_every_frame_exact():
     arrays["radius"][:] = 0.02
     arrays["color"][:] = [0.2, 0.6, 0.9]
     scene = CircleScene("growing", **arrays, animation="hypnosis")
-    cpu, cuda = ReferenceRenderer(), CudaRenderer("tile-warp")
+    cpu, cuda = ReferenceRenderer(), CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     cpu.load(scene, 512, 512)
     cuda.load(scene, 512, 512)
     start = cuda.strategy.capacity

@@ -297,7 +297,7 @@ def test_an_output_into_the_messages_pipe_is_refused():
 def test_an_app_export_never_replaces_a_file_that_appears_while_it_writes(tmp_path, monkeypatch):
     import time
 
-    import app.session
+    import app.exports
     from app.session import Session
     from app.settings import Settings
 
@@ -305,7 +305,7 @@ def test_an_app_export_never_replaces_a_file_that_appears_while_it_writes(tmp_pa
     deadline = time.monotonic() + 60
     while not session.update() and time.monotonic() < deadline:
         time.sleep(0.01)
-    encoder = app.session.png_encoder
+    encoder = app.exports.png_encoder
 
     def racing_encoder(pixels):
         encode = encoder(pixels)
@@ -316,7 +316,7 @@ def test_an_app_export_never_replaces_a_file_that_appears_while_it_writes(tmp_pa
 
         return write
 
-    monkeypatch.setattr(app.session, "png_encoder", racing_encoder)
+    monkeypatch.setattr(app.exports, "png_encoder", racing_encoder)
     assert session.export_png() == tmp_path / "rgb_reference_0000-2.png"
     assert (tmp_path / "rgb_reference_0000.png").read_bytes() == b"theirs"
     assert (tmp_path / "rgb_reference_0000-2.png").read_bytes().startswith(PNG_MAGIC)

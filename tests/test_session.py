@@ -7,7 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from app.session import Session, export_name
+from app.exports import export_name
+from app.session import Session
 from app.settings import Settings
 from render.circles.reference import ReferenceRenderer
 from render.core.renderer import render_frame

@@ -123,7 +123,7 @@ def test_cli_renders_the_shaded_view(tmp_path):
     shading = ["--view", "shaded", "--azimuth", "70", "--elevation", "-10", "--roughness", "0.6", "--metalness", "0.3"]
     result = run(*args, *shading, "--backend", "cpu", "--out", str(png), "--raw", str(raw))
     assert result.returncode == 0, result.stderr
-    assert "shaded, 96x96, cpu reference" in result.stdout
+    assert "shaded, 96x96, frame 0, cpu reference" in result.stdout
     from PIL import Image
 
     from render.spheres.shading import ShadeSettings, shade_reference

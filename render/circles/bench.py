@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from render.circles.renderer import STAGES, CudaRenderer
+from render.circles.variants import VARIANTS
 from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
 
@@ -66,7 +67,7 @@ def _sync() -> None:
 
 def time_run(scene: CircleScene, variant: str, size: int, frames: int):
     """One run: returns (renderer, per-frame totals in ms, per-frame CUDA-event stage times)."""
-    renderer = CudaRenderer(variant)
+    renderer = CudaRenderer(VARIANTS.parse(variant))
     renderer.load(scene, size, size)
     _sync()
     totals, stages = [], []
@@ -84,7 +85,8 @@ def bench_one(scene: CircleScene, variant: str, size: int, frames: int, runs: in
     import cupy
 
     pool = cupy.get_default_memory_pool()
-    best, stage_samples, renderer, peak = None, {stage: [] for stage in STAGES}, None, 0
+    best, renderer, peak = None, None, 0
+    stage_samples: dict[str, list[float]] = {stage: [] for stage in STAGES}
     try:
         for _ in range(runs):
             # Each run starts from an empty pool (the last run's renderer released), so the pool's
@@ -101,6 +103,7 @@ def bench_one(scene: CircleScene, variant: str, size: int, frames: int, runs: in
                     stage_samples[stage].append(ms)
     except RendererUnavailable as error:
         return BenchRow(scene.name, variant, variant, None, {}, 0.0, 0, 0.0, str(error))
+    assert renderer is not None, "runs must be at least 1"
     pairs = renderer.covered_pairs()
     return BenchRow(
         scene=scene.name,
@@ -131,3 +134,37 @@ def run_bench(
             done += 1
     progress(done, total, "done")
     return rows
+
+
+def table_lines(rows: list[BenchRow], gpu: str, size: int, seed: int, frames: int, runs: int) -> list[str]:
+    """The bench's table: a heading, then one line per (scene, variant) with the peers' time where
+    it applies (1024x1024, seed 0)."""
+    header = (
+        f"{'scene':<11} {'variant':<24} {'total ms':>9} {'peer ms':>8} {'clear':>7} {'advance':>7} "
+        f"{'binning':>8} {'blending':>8} {'floor ms':>9} {'x floor':>8} {'pool MiB':>8}"
+    )
+    lines = [f"{gpu}, {size}x{size}, seed {seed}, frames 0-{frames - 1}, best of {runs}", header, "-" * len(header)]
+    for row in rows:
+        if row.total_ms is None:
+            lines.append(f"{row.scene:<11} {row.variant:<24} unavailable: {row.note}")
+            continue
+        peer = BEST_PEER_MS.get(row.scene) if size == 1024 and seed == 0 else None
+        st = row.stage_ms
+        lines.append(
+            f"{row.scene:<11} {row.variant:<24} {row.total_ms:>9.3f} {peer if peer else '-':>8} "
+            f"{st.get('clear', 0):>7.3f} {st.get('advance', 0):>7.3f} {st.get('binning', 0):>8.3f} "
+            f"{st.get('blending', 0):>8.3f} {row.floor_ms:>9.4f} {row.floor_ratio or 0:>8.1f} {row.pool_mib:>8.1f}"
+        )
+    return lines
+
+
+def payload(rows: list[BenchRow], gpu: str, size: int, seed: int, frames: int, runs: int) -> dict:
+    """Every figure of the bench, for its JSON file."""
+    return {
+        "gpu": gpu,
+        "size": size,
+        "seed": seed,
+        "frames": frames,
+        "runs": runs,
+        "rows": [dict(row.__dict__, floor_ratio=row.floor_ratio) for row in rows],
+    }

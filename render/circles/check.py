@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
+from render.circles.variants import VARIANTS
 from render.core.compare import Comparison, compare_images
 from render.core.renderer import RendererUnavailable, render_frame
 from scenes.model import CircleScene
@@ -32,7 +33,7 @@ def reference_image(scene: CircleScene, size: int, frame: int):
 
 def gpu_image(scene: CircleScene, variant: str, size: int, frame: int):
     """Frame ``frame`` from a fresh CUDA renderer whose image starts poisoned with NaN."""
-    renderer = CudaRenderer(variant)
+    renderer = CudaRenderer(VARIANTS.parse(variant))
     renderer.load(scene, size, size)
     renderer.poison()
     return render_frame(renderer, frame)
@@ -58,3 +59,20 @@ def run_check(
             rows.append(row)
             report(row)
     return rows
+
+
+HEADER = f"{'scene':<14} {'variant':<40} {'max |diff|':>11} {'bad':>6}  result"
+
+
+def row_line(row: CheckRow) -> str:
+    """One line of the ``check`` table under HEADER."""
+    if row.comparison is None:
+        return f"{row.scene:<14} {row.variant:<40} {'-':>11} {'-':>6}  UNAVAILABLE: {row.note}"
+    c = row.comparison
+    verdict = "pass" if c.passed else "FAIL"
+    return f"{row.scene:<14} {row.variant:<40} {c.max_abs_diff:>11.3g} {c.bad_values:>6}  {verdict}"
+
+
+def summary(rows: list[CheckRow]) -> str:
+    failed = sum(not row.passed for row in rows)
+    return f"{len(rows) - failed} passed, {failed} failed"

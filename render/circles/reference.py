@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from render.circles import shading
-from render.core.renderer import CircleRenderer, host_memory
+from render.core.renderer import Renderer, host_memory
 from scenes.animation import advance
 from scenes.model import CircleScene
 
@@ -93,6 +93,7 @@ def _receive_scene(scene: CircleScene) -> None:
 
 def _render_band(args: tuple[np.ndarray, int, int]) -> np.ndarray:
     planes, row0, full_height = args
+    assert _WORKER_SCENE is not None, "the pool's initializer sets the scene"
     blend_rows(_WORKER_SCENE, planes, row0, full_height)
     return planes
 
@@ -130,7 +131,7 @@ def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None)
     return serial / workers if scene.count >= PARALLEL_MIN_CIRCLES else serial
 
 
-class ReferenceRenderer(CircleRenderer):
+class ReferenceRenderer(Renderer):
     """The CPU backend: exact to the spec, slow for millions of circles at large sizes."""
 
     name = "reference"
@@ -161,3 +162,10 @@ class ReferenceRenderer(CircleRenderer):
 
     def image(self) -> np.ndarray:
         return self._image.copy()
+
+    def stage_times_ms(self) -> dict[str, float]:
+        """None timed: the caller times a CPU frame as a whole."""
+        return {}
+
+    def poison(self) -> None:
+        self._image.fill(np.nan)

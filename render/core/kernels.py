@@ -18,6 +18,7 @@ BASE_OPTIONS = ("-std=c++17", "--fmad=false", "--ftz=true")
 
 
 def define_flags(defines: dict[str, object]) -> tuple[str, ...]:
+    """``-DKEY=value`` for each define, in a fixed order (the module cache's key depends on it)."""
     return tuple(f"-D{key}={value}" for key, value in sorted(defines.items()))
 
 
@@ -40,7 +41,9 @@ def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[s
 def _load(source: str, defines: tuple[tuple[str, object], ...]):
     import cupy
 
-    code = (SHADER_DIR / source).read_text()
+    path = SHADER_DIR / source
+    # NVRTC compiles a string: the #line makes its messages name the file and line they are about.
+    code = f'#line 1 "{path}"\n' + path.read_text()
     options = (*BASE_OPTIONS, f"-I{SHADER_DIR}", *define_flags(dict(defines)))
     module = cupy.RawModule(code=code, options=options)
     module.compile()

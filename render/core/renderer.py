@@ -1,4 +1,4 @@
-"""What every circle renderer offers, CPU or CUDA, and the course's frame protocol."""
+"""What every renderer offers, CPU or CUDA, circles or spheres, and the course's frame protocol."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import contextlib
 
 import numpy as np
 
-from scenes.model import CircleScene
+from render.core.variants import VariantChoice
 
 
 class RendererUnavailable(RuntimeError):
@@ -27,14 +27,20 @@ def host_memory(what: str):
         raise OutOfHostMemory(f"not enough host memory for {what}") from None
 
 
-class CircleRenderer(abc.ABC):
-    """Owns one scene at one resolution; ``clear``, ``advance`` and ``render`` make one frame."""
+class Renderer(abc.ABC):
+    """Owns one scene at one resolution; ``clear``, ``advance`` and ``render`` make one frame.
+
+    ``name`` says what renders (a variant's label, or ``reference``); ``resolved`` is the variant
+    choice that actually runs (what ``auto`` picked), None for a CPU reference.
+    """
 
     name: str
+    resolved: VariantChoice | None = None
 
     @abc.abstractmethod
-    def load(self, scene: CircleScene, width: int, height: int) -> None:
-        """Take a private copy of ``scene`` and allocate a (height, width) RGBA float32 image."""
+    def load(self, scene, width: int, height: int) -> None:
+        """Take ``scene`` (the renderer's own scene type; a private copy where frames change it)
+        and allocate a (height, width) RGBA image."""
 
     @abc.abstractmethod
     def clear(self) -> None:
@@ -57,8 +63,22 @@ class CircleRenderer(abc.ABC):
     def image(self) -> np.ndarray:
         """The image on the host, float32 (height, width, 4) RGBA, row 0 = bottom of the picture."""
 
+    def device_image(self):
+        """The image on the GPU (a CuPy array, row 0 = bottom: float32 (height, width, 4), or uint8
+        for 8-bit renderers), without a copy; None for CPU renderers."""
+        return None
 
-def render_frame(renderer: CircleRenderer, frame: int) -> np.ndarray:
+    @abc.abstractmethod
+    def stage_times_ms(self) -> dict[str, float]:
+        """The latest frame's time per stage in milliseconds (CUDA events on the GPU)."""
+
+    @abc.abstractmethod
+    def poison(self) -> None:
+        """Fill the image with values no frame produces, so a pixel a later frame fails to write
+        shows up in a comparison."""
+
+
+def render_frame(renderer: Renderer, frame: int) -> np.ndarray:
     """The course's frame ``frame``: rendered after frame + 1 advances; returns ``image()``.
 
     Advancing never reads the image, so the clear and the render happen once, after the advances.

@@ -1,67 +1,17 @@
-"""The one registry of circle-renderer variants, read by the CLI, the app and the tests.
+"""Variant tables: what a renderer's kernel variants are called, which options they take, and how
+each is built (source file, compile-time defines) and launched.
 
 A variant is chosen by name, with options appended as ``name:key=value,key=value`` (for example
-``tile-scan:tile=32,scan=warp,test=exact``). Unknown names and options are rejected with the list
+``tile-scan:tile=32,scan=warp,test=exact``). The text is parsed once, into a ``VariantChoice``,
+which then travels unchanged to the renderer; unknown names and options are rejected with the list
 of valid ones.
 """
 
 from __future__ import annotations
 
 import dataclasses
-
-
-@dataclasses.dataclass(frozen=True)
-class VariantSpec:
-    name: str
-    summary: str
-    options: dict[str, tuple[str, ...]]  # option -> allowed values, first = default
-
-    def defaults(self) -> dict[str, str]:
-        return {key: values[0] for key, values in self.options.items()}
-
-
-TILE_TEST = ("box", "exact")
-SCAN_ALGORITHMS = ("warp", "blelloch", "hillis-steele")
-
-VARIANTS: dict[str, VariantSpec] = {
-    spec.name: spec
-    for spec in (
-        VariantSpec("per-pixel", "one thread per pixel loops over every circle (baseline)", {}),
-        VariantSpec(
-            "tile-scan",
-            "a block per tile compacts the circles that touch it with a shared-memory scan",
-            {"tile": ("16", "32"), "scan": SCAN_ALGORITHMS, "test": TILE_TEST},
-        ),
-        VariantSpec(
-            "tile-sort",
-            "global binning: (tile, circle) keys radix-sorted, then a block per tile range",
-            {"tile": ("16", "32"), "test": TILE_TEST},
-        ),
-        VariantSpec(
-            "tile-warp",
-            "a block per tile, 4-8 pixels per thread, warps skip circles that miss their region; "
-            "candidates from sort-free coarse bins (bins=on) or every circle",
-            {"tile": ("32", "64"), "bins": ("on", "off")},
-        ),
-        VariantSpec("auto", "picks the fastest variant for the scene from its statistics", {}),
-    )
-}
-
-VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
-
-# The sphere tracer's variants differ only in where the sphere array lives and how warps read it.
-SPHERE_VARIANTS: dict[str, VariantSpec] = {
-    spec.name: spec
-    for spec in (
-        VariantSpec("global", "spheres in a global-memory buffer (the book's first version)", {}),
-        VariantSpec("constant", "spheres in __constant__ memory, broadcast to a warp (at most 2340)", {}),
-        VariantSpec("shared-tiled", "each block stages chunks of spheres in shared memory", {}),
-        VariantSpec("readonly", "global memory read through the read-only cache (__ldg)", {}),
-        VariantSpec("constant-divergent", "constant memory with lanes reading different spheres (serializes)", {}),
-    )
-}
-SPHERE_VARIANT_NAMES: tuple[str, ...] = tuple(SPHERE_VARIANTS)
-REGISTRIES = {"circles": VARIANTS, "spheres": SPHERE_VARIANTS}
+import itertools
+from collections.abc import Callable, Iterator, Mapping
 
 
 class UnknownVariantError(ValueError):
@@ -69,8 +19,76 @@ class UnknownVariantError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
+class Option:
+    """One option of a variant: its values (the first is the default) and how a value reaches the
+    kernel: as the ``-D`` define ``define`` (its ``codes`` entry, or the value itself as an
+    integer), or, with no define, as a launch argument the variant's strategy reads."""
+
+    values: tuple[str, ...]
+    define: str | None = None
+    codes: Mapping[str, int] | None = None
+
+    def define_value(self, value: str) -> int:
+        return self.codes[value] if self.codes is not None else int(value)
+
+
+Defines = dict[str, object]
+
+
+@dataclasses.dataclass(frozen=True)
+class VariantSpec:
+    """A row of a variant table.
+
+    ``source`` is the ``shaders/`` file the variant compiles (None for ``auto``, which picks another
+    row at load), ``kernel`` the function it launches from there, and ``launch`` how it runs (the
+    renderer's strategy for the kernel's arguments and grid). ``derived``
+    gives defines computed from the chosen options; ``scene_defines`` lists the alternatives the
+    renderer picks from at load from the scene itself (every alternative is a separate build).
+    """
+
+    name: str
+    summary: str
+    source: str | None
+    launch: str
+    kernel: str = ""
+    options: Mapping[str, Option] = dataclasses.field(default_factory=dict)
+    derived: Callable[[Mapping[str, str]], Defines] = lambda options: {}
+    scene_defines: tuple[Defines, ...] = ({},)
+
+    def defaults(self) -> dict[str, str]:
+        return {key: option.values[0] for key, option in self.options.items()}
+
+    def defines(self, choice: VariantChoice) -> Defines:
+        """The compile-time defines of ``choice``, scene-dependent ones excluded."""
+        chosen = dict(choice.options)
+        defines: Defines = {
+            option.define: option.define_value(chosen[key])
+            for key, option in self.options.items()
+            if option.define is not None
+        }
+        defines.update(self.derived(chosen))
+        return defines
+
+    def choices(self) -> Iterator[VariantChoice]:
+        """Every combination of this variant's option values."""
+        keys = sorted(self.options)
+        for values in itertools.product(*(self.options[key].values for key in keys)):
+            yield VariantChoice(self.name, tuple(zip(keys, values, strict=True)))
+
+    def builds(self) -> Iterator[Defines]:
+        """Every distinct set of defines this variant compiles with (the compile test builds each)."""
+        seen = []
+        for choice in self.choices():
+            for extra in self.scene_defines:
+                defines = {**self.defines(choice), **extra}
+                if defines not in seen:
+                    seen.append(defines)
+                    yield defines
+
+
+@dataclasses.dataclass(frozen=True)
 class VariantChoice:
-    """A variant name with every option filled in."""
+    """A variant name with every option filled in, sorted by key."""
 
     name: str
     options: tuple[tuple[str, str], ...] = ()
@@ -84,46 +102,63 @@ class VariantChoice:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
 
-def parse_variant(text: str, renderer: str = "circles") -> VariantChoice:
-    """Parse ``name[:key=value,...]`` for ``renderer`` (circles or spheres); raises
-    UnknownVariantError naming the valid choices."""
-    registry = REGISTRIES[renderer]
-    name, _, option_text = text.strip().partition(":")
-    spec = registry.get(name)
-    if spec is None:
-        which = "" if renderer == "circles" else f" {renderer}"
-        raise UnknownVariantError(f"unknown{which} variant {name!r}; valid variants are: {', '.join(registry)}")
-    options = spec.defaults()
-    for item in filter(None, option_text.split(",")):
-        key, _, value = item.partition("=")
-        if key not in spec.options:
-            valid = ", ".join(spec.options) or "none"
-            raise UnknownVariantError(f"variant {name!r} has no option {key!r}; its options: {valid}")
-        if value not in spec.options[key]:
-            raise UnknownVariantError(
-                f"option {key!r} of {name!r} cannot be {value!r}; choose one of: " + ", ".join(spec.options[key])
-            )
-        options[key] = value
-    return VariantChoice(name, tuple(sorted(options.items())))
+class VariantTable:
+    """The variants of one renderer, in display order; ``what`` names them in messages."""
 
+    def __init__(self, specs: tuple[VariantSpec, ...], what: str = "variant") -> None:
+        self.specs = {spec.name: spec for spec in specs}
+        self.what = what
 
-def checked_variants(names: list[str] | None, renderer: str = "circles") -> list[str]:
-    """``names`` (default: every variant of ``renderer``), each parsed; raises UnknownVariantError."""
-    chosen = names or list(REGISTRIES[renderer])
-    for name in chosen:
-        parse_variant(name, renderer)
-    return chosen
+    def __getitem__(self, name: str) -> VariantSpec:
+        return self.specs[name]
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.specs)
 
-def all_configurations() -> list[VariantChoice]:
-    """Every concrete variant with every combination of options (``auto`` excluded)."""
-    import itertools
+    def __contains__(self, name: object) -> bool:
+        return name in self.specs
 
-    choices = []
-    for spec in VARIANTS.values():
-        if spec.name == "auto":
-            continue
-        keys = sorted(spec.options)
-        for values in itertools.product(*(spec.options[k] for k in keys)):
-            choices.append(VariantChoice(spec.name, tuple(zip(keys, values, strict=True))))
-    return choices
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.specs)
+
+    def parse(self, text: str) -> VariantChoice:
+        """Parse ``name[:key=value,...]``; raises UnknownVariantError naming the valid choices."""
+        name, _, option_text = text.strip().partition(":")
+        spec = self.specs.get(name)
+        if spec is None:
+            raise UnknownVariantError(f"unknown {self.what} {name!r}; valid variants are: {', '.join(self.specs)}")
+        options = spec.defaults()
+        for item in filter(None, option_text.split(",")):
+            key, _, value = item.partition("=")
+            options[key] = value
+        return self.with_options(name, options)
+
+    def with_options(self, name: str, options: Mapping[str, str]) -> VariantChoice:
+        """The choice of variant ``name`` with ``options`` (missing ones at their defaults)."""
+        spec = self.specs[name]
+        chosen = spec.defaults()
+        for key, value in options.items():
+            if key not in spec.options:
+                valid = ", ".join(spec.options) or "none"
+                raise UnknownVariantError(f"variant {name!r} has no option {key!r}; its options: {valid}")
+            if value not in spec.options[key].values:
+                allowed = ", ".join(spec.options[key].values)
+                raise UnknownVariantError(f"option {key!r} of {name!r} cannot be {value!r}; choose one of: {allowed}")
+            chosen[key] = value
+        return VariantChoice(name, tuple(sorted(chosen.items())))
+
+    def with_option(self, choice: VariantChoice, key: str, value: str) -> VariantChoice:
+        """``choice`` with one option changed (validated like a parsed one)."""
+        return self.with_options(choice.name, {**dict(choice.options), key: value})
+
+    def checked(self, names: list[str] | None) -> list[str]:
+        """``names`` (default: every variant), each parsed; raises UnknownVariantError."""
+        chosen = names or list(self.specs)
+        for name in chosen:
+            self.parse(name)
+        return chosen
+
+    def configurations(self) -> list[VariantChoice]:
+        """Every concrete variant with every combination of options (rows without a source, such
+        as ``auto``, excluded)."""
+        return [choice for spec in self.specs.values() if spec.source for choice in spec.choices()]

@@ -10,31 +10,30 @@ from __future__ import annotations
 import numpy as np
 
 from render.core.gpu import gpu_problem
-from render.core.kernels import load_module
+from render.core.grids import BLOCK_2D, grid_2d
 from render.core.renderer import RendererUnavailable
-from render.core.variants import parse_variant
-from render.spheres.shading import PARAM_FLOATS, VIEWS, ShadeSettings
+from render.core.variants import VariantChoice
+from render.spheres.constants import (
+    CONSTANT_MEMORY_BYTES,
+    MAX_CONSTANT_SPHERES,
+    POISON_BYTE,
+    SHADE_PARAM_FLOATS,
+    SPHERE_BYTES,
+    SPHERE_FLOATS,
+    load_sphere_module,
+)
+from render.spheres.shading import VIEWS, ShadeSettings
+from render.spheres.variants import VARIANTS
 from scenes.spheres import SphereScene
-
-MAX_CONSTANT_SPHERES = 2340  # shaders/sphere_constant_table.cuh
-SPHERE_BYTES = 28
-BLOCK = (16, 16)
-
-_KERNELS = {  # variant -> (source, kernel name without the view's prefix)
-    "global": ("spheres_global.cu", "global"),
-    "readonly": ("spheres_readonly.cu", "readonly"),
-    "shared-tiled": ("spheres_shared.cu", "shared"),
-    "constant": ("spheres_constant.cu", "constant"),
-    "constant-divergent": ("spheres_constant_divergent.cu", "constant_divergent"),
-}
 
 
 def constant_problem(variant: str, count: int) -> str | None:
-    """Why a constant-memory variant cannot hold ``count`` spheres, or None."""
-    if variant.startswith("constant") and count > MAX_CONSTANT_SPHERES:
+    """Why ``variant`` cannot hold ``count`` spheres (a constant-memory one past its table), or None."""
+    if VARIANTS[variant].launch == "constant" and count > MAX_CONSTANT_SPHERES:
         return (
-            f"{variant}: {count} spheres need {count * SPHERE_BYTES} bytes of constant memory; it holds 65536 "
-            f"bytes = {MAX_CONSTANT_SPHERES} spheres of {SPHERE_BYTES} bytes (use global, readonly or shared-tiled)"
+            f"{variant}: {count} spheres need {count * SPHERE_BYTES} bytes of constant memory; it holds "
+            f"{CONSTANT_MEMORY_BYTES} bytes = {MAX_CONSTANT_SPHERES} spheres of {SPHERE_BYTES} bytes "
+            "(use global, readonly or shared-tiled)"
         )
     return None
 
@@ -43,19 +42,21 @@ class SphereCudaRenderer:
     """One sphere variant in one view (classic or shaded): ``load(scene, size)``, then ``render()``
     (timed) and ``image()``; ``shading`` (shaded view only) may change between renders."""
 
-    def __init__(self, variant: str, view: str = "classic") -> None:
+    def __init__(self, choice: VariantChoice, view: str = "classic") -> None:
         if view not in VIEWS:
             raise ValueError(f"unknown sphere view {view!r}; valid views are: {', '.join(VIEWS)}")
         problem = gpu_problem()
         if problem:
             raise RendererUnavailable(problem)
-        self.choice = parse_variant(variant, "spheres")
-        self.name = self.choice.label()
+        self.choice = choice
+        self.name = choice.label()
         self.view = view
         self.shading = ShadeSettings()
-        source, kernel = _KERNELS[self.choice.name]
-        self.module = load_module(source)
-        self.kernel = self.module.get_function(("trace_" if view == "classic" else "shade_") + kernel)
+        spec = VARIANTS[choice.name]
+        assert spec.source is not None, f"sphere variant {choice.name!r} has no source"
+        self.in_constant_memory = spec.launch == "constant"
+        self.module = load_sphere_module(spec.source)
+        self.kernel = self.module.get_function(("trace_" if view == "classic" else "shade_") + spec.kernel)
 
     def load(self, scene: SphereScene, size: int) -> None:
         import cupy
@@ -67,16 +68,16 @@ class SphereCudaRenderer:
         self.count, self.size = scene.count, size
         try:
             self.image_buffer = cupy.empty((size, size, 4), cupy.uint8)
-            if self.choice.name.startswith("constant"):
+            if self.in_constant_memory:
                 if records.size:
                     table = self.module.get_global("constant_spheres")  # a MemoryPointer to the symbol
                     table.copy_from_host(records.ctypes.data, records.nbytes)
-                self.arguments = (np.int32(scene.count), self.image_buffer, np.int32(size))
+                self.arguments: tuple[object, ...] = (np.int32(scene.count), self.image_buffer, np.int32(size))
             else:
-                self.spheres = cupy.asarray(records if records.size else np.zeros((1, 7), np.float32))
+                self.spheres = cupy.asarray(records if records.size else np.zeros((1, SPHERE_FLOATS), np.float32))
                 self.arguments = (self.spheres, np.int32(scene.count), self.image_buffer, np.int32(size))
-            self.params = cupy.empty(PARAM_FLOATS, cupy.float32)
-            self._uploaded_shading = None
+            self.params = cupy.empty(SHADE_PARAM_FLOATS, cupy.float32)
+            self._uploaded_shading: ShadeSettings | None = None
         except cupy.cuda.memory.OutOfMemoryError as error:
             raise RendererUnavailable(
                 f"{scene.count} spheres at {size}x{size} do not fit in GPU memory: {error}"
@@ -84,11 +85,11 @@ class SphereCudaRenderer:
         self._events = (cupy.cuda.Event(), cupy.cuda.Event())
 
     def poison(self) -> None:
-        """Fill the image with a value no pixel takes (alpha 0), so unwritten pixels show up."""
-        self.image_buffer.fill(7)
+        """Fill the image with a value no pixel takes (alpha 7), so unwritten pixels show up."""
+        self.image_buffer.fill(POISON_BYTE)
 
     def render(self) -> None:
-        grid = ((self.size + BLOCK[0] - 1) // BLOCK[0], (self.size + BLOCK[1] - 1) // BLOCK[1])
+        grid = grid_2d(self.size, self.size, BLOCK_2D)
         arguments = self.arguments
         if self.view == "shaded":
             if self.shading != self._uploaded_shading:
@@ -97,7 +98,7 @@ class SphereCudaRenderer:
             arguments = (*arguments, self.params)
         start, stop = self._events
         start.record()
-        self.kernel(grid, BLOCK, arguments)
+        self.kernel(grid, BLOCK_2D, arguments)
         stop.record()
 
     def kernel_ms(self) -> float:

@@ -30,7 +30,6 @@ f32 = np.float32
 PI = f32(3.14159265)  # SHADE_PI
 SPHERE_INF = f32(2e10)
 VIEWS = ("classic", "shaded")  # the book's exact image; the lit perspective one
-PARAM_FLOATS = 22  # sizeof(ShadeParams) / 4
 MIN_ROUGHNESS = 0.05  # GGX's D is 0/0 at the highlight when alpha reaches 0
 ORBIT_STEP_DEGREES = 1.0  # the camera's turn per animation frame
 FOV_DEGREES = 45.0

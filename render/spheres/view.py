@@ -11,24 +11,28 @@ import time
 
 import numpy as np
 
+from render.core.renderer import Renderer
+from render.core.variants import VariantChoice
+from render.spheres.constants import POISON_BYTE
 from render.spheres.shading import ORBIT_STEP_DEGREES, VIEWS, ShadeSettings, reference_image
 from scenes.spheres import SphereScene
 
 
-class SphereView:
-    """``variant`` None renders with the CPU reference. ``shading`` may be replaced between frames."""
+class SphereView(Renderer):
+    """``choice`` None renders with the CPU reference. ``shading`` may be replaced between frames."""
 
-    def __init__(self, variant: str | None, view: str, shading: ShadeSettings) -> None:
+    def __init__(self, choice: VariantChoice | None, view: str, shading: ShadeSettings) -> None:
         if view not in VIEWS:
             raise ValueError(f"unknown sphere view {view!r}; valid views are: {', '.join(VIEWS)}")
         self.view = view
         self.shading = shading
-        self.name = variant or "reference"
+        self.name = choice.label() if choice is not None else "reference"
+        self.resolved = choice
         self._gpu = None
-        if variant is not None:
+        if choice is not None:
             from render.spheres.cuda import SphereCudaRenderer
 
-            self._gpu = SphereCudaRenderer(variant, view)
+            self._gpu = SphereCudaRenderer(choice, view)
         self._bytes: np.ndarray | None = None
         self._stage = "trace" if view == "classic" else "shade"
         self._cpu_ms = 0.0
@@ -64,14 +68,22 @@ class SphereView:
         self._bytes = reference_image(self.scene, self.size, self.view, self.shading)
         self._cpu_ms = (time.perf_counter() - started) * 1000
 
-    @property
-    def image_buffer(self):
-        """The GPU image, cupy uint8 (size, size, 4), row 0 = bottom (GPU only)."""
-        return self._gpu.image_buffer
+    def device_image(self):
+        """The GPU image, cupy uint8 (size, size, 4), row 0 = bottom; None on the CPU."""
+        return self._gpu.image_buffer if self._gpu is not None else None
+
+    def poison(self) -> None:
+        if self._gpu is not None:
+            self._gpu.image_buffer.fill(POISON_BYTE)
+        else:
+            self._bytes = np.full((self.size, self.size, 4), POISON_BYTE, np.uint8)
 
     def image_bytes(self) -> np.ndarray:
         """uint8 (size, size, 4) RGBA, row 0 = bottom."""
-        return self._gpu.image() if self._gpu is not None else self._bytes
+        if self._gpu is not None:
+            return self._gpu.image()
+        assert self._bytes is not None, "image_bytes() before the first render() or poison()"
+        return self._bytes
 
     def image(self) -> np.ndarray:
         """float32 (size, size, 4): the 8-bit values / 255 (exact: 255 * (v / 255) truncates to v)."""

@@ -1,0 +1,199 @@
+"""The command line's grammar: every command, its options and their ranges, and the rules that
+every command's ``--help`` repeats (outputs, exit codes)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from app.outputs import output_name
+from render.core import limits
+from render.kinds import KIND_NAMES, KINDS
+from scenes.files import SCENE_SUFFIXES
+
+SCENE_HELP = (
+    "built-in scene ("
+    + "; ".join(f"{kind.name}: {', '.join(kind.scene_names)}" for kind in KINDS.values())
+    + ") or a .npz/.json file"
+)
+VIEWS = tuple(view for kind in KINDS.values() for view in kind.views)
+VARIANT_HELP = (
+    "CUDA variant, name:key=value,... ("
+    + "; ".join(f"{kind.name}: {', '.join(kind.variants)}" for kind in KINDS.values())
+    + ")"
+)
+RENDERERS = KIND_NAMES
+OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
+RULES = """\
+outputs: an existing file is replaced only with --overwrite or after a yes at the terminal, and a file
+that appears while the command works is never replaced without that; files are written whole or not
+at all. '-', /dev/stdout, a FIFO or /dev/null is written into as a stream; folders, sockets and
+devices are refused. Scene names: a built-in name is the built-in scene unless it has a path
+separator or a suffix (./rand10k, rand10k.npz are files).
+
+exit codes: 0 done; 1 a check found differences or a runtime failure (a file could not be written,
+standard output closed or full, out of memory); 2 bad arguments or input; 128+N stopped by signal N."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's own help printer swallows write errors; this one lets a closed or full standard
+    output be reported like any other."""
+
+    def print_help(self, file=None) -> None:
+        (file or sys.stdout).write(self.format_help())
+
+
+class UsageError(Exception):
+    """Bad arguments: printed after the command's usage, exit code 2."""
+
+
+def _within(limit: limits.Limit) -> Callable[[str], int | float]:
+    """An argparse type reading a number in ``limit``'s range (render/limits.py)."""
+
+    def parse(text: str):
+        try:
+            # Python also reads ' 5', '1_0' and other scripts' digits; a command line takes plain ASCII.
+            if not (text.isascii() and text == text.strip() and "_" not in text):
+                raise ValueError(text)
+            value = int(text) if limit.integer else float(text)
+        except ValueError:
+            kind = "an integer" if limit.integer else "a number"
+            raise argparse.ArgumentTypeError(f"{limit.name} must be {kind} in {limit.text()}, got {text!r}") from None
+        try:
+            return limit.check(value)
+        except limits.OutOfRange as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    width, _, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"window size must be WxH, e.g. 1280x800, got {text!r}") from None
+    if not all(limits.WINDOW_SIDE.contains(side) for side in size):
+        raise argparse.ArgumentTypeError(f"window size must be {limits.WINDOW_SIDE.text()} each way, got {text!r}")
+    return size
+
+
+def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
+    parser = sub.add_parser(
+        name, help=help, description=help, epilog=RULES, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.set_defaults(action=name, usage=parser.format_usage)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="main.py",
+        description="rasterlab: explore GPU circle-rendering kernels (CS149 assignment 3 scenes).",
+        epilog=RULES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    size, seed = _within(limits.RENDER_SIZE), _within(limits.SEED)
+    png, json_file = output_name(".png"), output_name(".json")
+
+    render = _subcommand(sub, "render", "render one frame of a scene to PNG and/or raw float32")
+    render.add_argument(
+        "--scene",
+        required=True,
+        help=SCENE_HELP,
+    )
+    render.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    render.add_argument(
+        "--count",
+        type=_within(limits.SPHERE_COUNT),
+        help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
+    )
+    render.add_argument("--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()}")
+    render.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
+    render.add_argument(
+        "--frame",
+        type=_within(limits.FRAME),
+        default=0,
+        help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()})",
+    )
+    render.add_argument("--variant", help=VARIANT_HELP)
+    render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
+    render.add_argument("--out", type=png, help="PNG file or - (default <scene>_<frame>.png when no --raw)")
+    render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
+    render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    shaded = render.add_argument_group("spheres, shaded view")
+    shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
+    for name, limit, text in (
+        ("azimuth", limits.AZIMUTH, "camera degrees around the y axis (default 30)"),
+        ("elevation", limits.ELEVATION, "camera degrees above the xz plane (default 20)"),
+        ("roughness", limits.ROUGHNESS, "GGX roughness (default 0.35; at least 0.05 is used)"),
+        ("metalness", limits.METALNESS, "0 dielectric .. 1 metal (default 0)"),
+    ):
+        shaded.add_argument(f"--{name}", type=_within(limit), help=f"{text}, {limit.text()}")
+
+    check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference")
+    check.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
+    check.add_argument("--variants", nargs="+", help="default: every variant")
+    check.add_argument("--size", type=size, default=1024)
+    check.add_argument("--seed", type=seed, default=0)
+    check.add_argument("--frame", type=_within(limits.ANIMATED_FRAME), default=0)
+    check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
+
+    bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
+    bench.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
+    bench.add_argument(
+        "--counts",
+        nargs="+",
+        type=_within(limits.SPHERE_COUNT),
+        help="spheres: counts (default 20 256 1024 2340 16384)",
+    )
+    bench.add_argument("--sizes", nargs="+", type=size, help="spheres: sizes (default 512 1024 2048)")
+    bench.add_argument("--variants", nargs="+", help="default: every variant")
+    bench.add_argument("--size", type=size, default=1024)
+    bench.add_argument("--seed", type=seed, default=0)
+    bench.add_argument("--frames", type=_within(limits.BENCH_FRAMES), default=4)
+    bench.add_argument("--runs", type=_within(limits.BENCH_RUNS), default=3)
+    bench.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
+    bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
+    bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")
+    bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+
+    gui = _subcommand(sub, "gui", "run the app's window loop for N frames (tests, docs, screenshots)")
+    gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
+    gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
+    gui.add_argument(
+        "--count",
+        type=_within(limits.SPHERE_COUNT),
+        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()}",
+    )
+    gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded")
+    gui.add_argument("--variant", help=VARIANT_HELP)
+    gui.add_argument("--size", type=_within(limits.APP_SIZE), help=f"render resolution, {limits.APP_SIZE.text()}")
+    gui.add_argument("--seed", type=seed, help=limits.SEED.text())
+    gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
+    gui.add_argument(
+        "--frames", type=_within(limits.GUI_FRAMES), required=True, help="window-loop passes before exiting"
+    )
+    gui.add_argument("--screenshot", type=png, help="save the window, UI included, as PNG after the last frame")
+    gui.add_argument("--window", type=_window_size, help="window size WxH (default: the last one used)")
+    gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
+    gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
+    gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
+    gui.add_argument("--stats", type=json_file, help="write median frame, stage and display-copy times to this JSON")
+    gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+
+    scene = sub.add_parser("scene", help="scene files")
+    scene_sub = scene.add_subparsers(dest="scene_command", metavar="ACTION", required=True)
+    save = _subcommand(scene_sub, "save", "save a built-in scene to .npz or .json")
+    save.add_argument("name", help="built-in scene name")
+    save.add_argument(
+        "file", type=output_name(*SCENE_SUFFIXES, streams_need_suffix=True), help="output file (.npz or .json)"
+    )
+    save.add_argument("--seed", type=seed, default=0)
+    save.add_argument("--frame", type=_within(limits.FRAME), help="save the state of frame k (after k+1 advances)")
+    save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    return parser

@@ -1,0 +1,236 @@
+"""The commands behind ``render``, ``check``, ``bench``, ``gui`` and ``scene save``. Each asks the
+renderer kind named by ``--renderer`` (``render.kinds``) for what differs between renderers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.cli_args import UsageError
+from app.outputs import claim_outputs
+from render.core import limits
+from render.core.gpu import gpu_problem
+from render.core.image_io import write_png, write_raw, write_text_file
+from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
+from render.core.renderer import RendererUnavailable, render_frame
+from render.core.variants import UnknownVariantError, VariantChoice
+from render.kinds import KIND_OPTIONS, KINDS
+from scenes.builtin import SCENE_NAMES, build_scene
+from scenes.files import save_scene
+
+_LOOK_OPTIONS = ("azimuth", "elevation", "roughness", "metalness")
+
+
+def note(text: str) -> None:
+    """One line on stderr, whatever characters the paths in it hold."""
+    print(one_line(text), file=sys.stderr)
+
+
+def one_line(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def choose_backend(requested: str | None) -> str:
+    """'cuda' or 'cpu'; without a request, cuda when a GPU is usable, saying which was chosen."""
+    problem = gpu_problem()
+    if requested == "cuda" and problem:
+        raise RendererUnavailable(f"--backend cuda needs a CUDA GPU: {problem}")
+    if requested == "cpu" or problem:
+        note("backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")"))
+        return "cpu"
+    from render.core.gpu import gpu_name
+
+    note(f"backend: cuda ({gpu_name()})")
+    return "cuda"
+
+
+def _require_gpu(command: str) -> None:
+    problem = gpu_problem()
+    if problem:
+        raise RendererUnavailable(f"{command} runs the CUDA variants and needs a CUDA GPU: {problem}")
+
+
+def _kind_of(args: argparse.Namespace, name: str | None = None) -> RendererKind:
+    """The kind ``--renderer`` names; options that only other kinds take are usage errors."""
+    kind = KINDS[name or args.renderer]
+    given = [option for option in KIND_OPTIONS if option not in kind.cli_options]
+    given = [option for option in given if getattr(args, option, None) is not None]
+    if given:
+        owners = sorted({owner for option in given for owner in KIND_OPTIONS[option]})
+        flags = ", ".join(f"--{option}" for option in given)
+        verb = "applies" if len(given) == 1 else "apply"
+        raise UsageError(f"{flags} {verb} to " + " or ".join(f"--renderer {owner}" for owner in owners))
+    return kind
+
+
+def _look(args: argparse.Namespace, kind: RendererKind) -> Look:
+    """The view and, for the shaded sphere view, its camera and material from the options given."""
+    if not kind.views:
+        return Look()
+    from render.spheres.shading import ShadeSettings
+
+    view = getattr(args, "view", None) or kind.views[0]
+    given = {name: getattr(args, name) for name in _LOOK_OPTIONS if getattr(args, name, None) is not None}
+    if given and view != "shaded":
+        names = ", ".join(f"--{name}" for name in given)
+        raise UsageError(f"{names} {'applies' if len(given) == 1 else 'apply'} to --view shaded")
+    return Look(view, ShadeSettings(**given).checked())
+
+
+def _variants(kind: RendererKind, names: list[str] | None) -> list[str]:
+    try:
+        return kind.variants.checked(names)
+    except UnknownVariantError as error:
+        raise UsageError(str(error)) from None
+
+
+def _variant(kind: RendererKind, text: str) -> VariantChoice:
+    try:
+        return kind.variants.parse(text)
+    except UnknownVariantError as error:
+        raise UsageError(str(error)) from None
+
+
+def _frame_of(scene, frame: int, animated: bool) -> int:
+    """``frame`` once it is known to be affordable (static pictures need no advances)."""
+    if animated and not limits.ANIMATED_FRAME.contains(frame):
+        raise UsageError(
+            f"--frame {frame}: {scene.name} is animated, and frame k costs k + 1 animation steps; "
+            f"the {limits.ANIMATED_FRAME.name} must be in {limits.ANIMATED_FRAME.text()}"
+        )
+    return frame
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    kind = _kind_of(args)
+    choice = _variant(kind, args.variant) if args.variant else None
+    if choice and args.backend == "cpu":
+        raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
+    look = _look(args, kind)
+    scene = kind.scene_loader(args.scene, args.seed, args.count)()
+    frame = _frame_of(scene, args.frame, kind.animated(scene, look))
+    out = args.out or (None if args.raw else kind.output_name(scene, frame, look))
+    placements = claim_outputs([out, args.raw], args.overwrite)
+    backend = choose_backend(args.backend)
+    renderer = kind.make_renderer((choice or kind.default_variant(scene)) if backend == "cuda" else None, look)
+    renderer.load(scene, args.size, args.size)
+    image = render_frame(renderer, frame)
+    used = f"cuda {renderer.resolved.label()}" if renderer.resolved else "cpu reference"
+    outputs = []
+    if out:
+        outputs.append(write_png(image, out, placements[out]))
+    if args.raw:
+        outputs.append(write_raw(image, args.raw, placements[args.raw]))
+    for path in outputs:
+        print(f"wrote {path} ({kind.describe(scene, look)}, {args.size}x{args.size}, frame {frame}, {used})")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    kind = _kind_of(args)
+    variants = _variants(kind, args.variants)
+    for name in args.scenes or ():
+        kind.scene_loader(name, args.seed, None)  # an unknown name fails now, before the GPU is asked
+    look = _look(args, kind)
+    _require_gpu("check")
+    request = CheckRequest(args.scenes, variants, args.size, args.seed, args.frame, look)
+
+    def report(line: str) -> None:
+        print(line)
+        sys.stdout.flush()
+
+    outcome = kind.check(request, report)
+    print(outcome.summary)
+    return 0 if outcome.passed else 1
+
+
+def progress_bar(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<48}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    kind = _kind_of(args)
+    variants = _variants(kind, args.variants)
+    for name in args.scenes or ():
+        kind.scene_loader(name, args.seed, None)
+    look = _look(args, kind)
+    placements = claim_outputs([args.json, getattr(args, "chart", None)], args.overwrite)
+    _require_gpu("bench")
+    counts, sizes = (tuple(values) if values else None for values in (args.counts, args.sizes))
+    request = BenchRequest(args.scenes, variants, args.size, args.seed, args.frames, args.runs, counts, sizes, look)
+    outcome = kind.bench(request, progress_bar)
+    for line in outcome.lines:
+        print(line)
+    if args.json:
+        write_text_file(json.dumps(outcome.payload, indent=2), args.json, placements[args.json])
+        print(f"wrote {args.json}")
+    if args.chart and outcome.chart is not None:
+        print(f"wrote {outcome.chart(args.chart, placements[args.chart])}")
+    return 0
+
+
+def cmd_scene_save(args: argparse.Namespace) -> int:
+    if args.name not in SCENE_NAMES:
+        raise UsageError(f"unknown scene {args.name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}")
+    placements = claim_outputs([args.file], args.overwrite)
+    scene = build_scene(args.name, args.seed)
+    if args.frame is not None:
+        from scenes.animation import advance
+
+        animated = scene.animation != "none"
+        for _ in range(_frame_of(scene, args.frame, animated) + 1 if animated else 0):
+            advance(scene)
+    path = save_scene(scene, args.file, placements[args.file])
+    print(f"wrote {path} ({args.name}, {scene.count} circles)")
+    return 0
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from app.launch import GuiOptions, run_gui
+
+    # --scene, --variant and --seed name a renderer's things: circles unless --renderer says otherwise.
+    names_something = args.scene or args.variant or args.seed is not None
+    renderer = args.renderer or ("circles" if names_something else None)
+    if renderer is not None:
+        kind = _kind_of(args, renderer)
+        if args.variant:
+            _variant(kind, args.variant)
+        if args.scene:
+            kind.scene_loader(args.scene, None, None)
+    if args.backend == "cuda":
+        choose_backend("cuda")
+    placements = claim_outputs([args.screenshot, args.stats], args.overwrite)
+    options = GuiOptions(
+        renderer=renderer,
+        count=args.count,
+        view=args.view,
+        scene=args.scene,
+        variant=args.variant,
+        size=args.size,
+        seed=args.seed,
+        backend=args.backend,
+        frames=args.frames,
+        screenshot=args.screenshot,
+        headless=args.headless,
+        window=args.window,
+        vsync=None if args.vsync is None else args.vsync == "on",
+        force_host_copy=True if args.host_copy else None,
+        stats=args.stats,
+        placements=placements,
+    )
+    return run_gui(options)
+
+
+COMMANDS = {
+    "render": cmd_render,
+    "check": cmd_check,
+    "bench": cmd_bench,
+    "gui": cmd_gui,
+    "save": cmd_scene_save,
+}

@@ -1,0 +1,31 @@
+"""Exporting the shown frame as a PNG at render resolution, never over an existing file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from render.core.image_io import png_encoder, to_rgb8
+from scenes.safe_write import OutputError, write_new_file
+
+
+def export_name(scene: str, variant: str, frame: int) -> str:
+    """``<scene>_<variant>_<frame>.png`` with the variant's options made file-name safe."""
+    safe_variant = re.sub(r"[^A-Za-z0-9.-]+", "_", variant.replace("=", "-"))
+    return f"{Path(scene).stem}_{safe_variant}_{frame:04d}.png"
+
+
+def export_png(image: np.ndarray, folder: str, name: str) -> tuple[Path | None, str]:
+    """Write ``image`` float32 (H, W, 4), row 0 = bottom, as ``folder/name`` (or the next free
+    ``-N`` name); returns the path written, or None, and the status line saying what happened."""
+    target = Path(folder).expanduser()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        path = write_new_file(target / name, png_encoder(to_rgb8(image)))
+    except OutputError as error:
+        return None, f"export failed: {error}"
+    except OSError as error:  # the folder could not be made
+        return None, f"export failed: cannot write to {target}: {error.strerror or error}"
+    return path, f"saved {path}"

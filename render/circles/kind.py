@@ -1,0 +1,82 @@
+"""The circle renderer (CS149 assignment 3) as a ``RendererKind``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from render.circles.variants import VARIANTS
+from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress
+from render.core.renderer import Renderer
+from render.core.variants import VariantChoice
+from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError
+from scenes.lookup import scene_loader
+from scenes.model import CircleScene
+
+
+class CircleKind:
+    name = "circles"
+    label = "circles (CS149 assignment 3)"
+    units = "circles"
+    variants = VARIANTS
+    scene_names = SCENE_NAMES
+    scene_errors = (UnknownSceneError,)
+    scene_notes: dict[str, str] = {}
+    views: tuple[str, ...] = ()
+    settings_fields = {"scene": "scene", "seed": "seed", "variant": "variant"}
+    cli_options: tuple[str, ...] = ()
+
+    def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], CircleScene]:
+        return scene_loader(name_or_file, 0 if seed is None else seed)
+
+    def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], CircleScene]:
+        return scene_loader(name_or_file, seed)
+
+    def default_variant(self, scene: CircleScene) -> VariantChoice:
+        return VARIANTS.parse("auto")
+
+    def make_renderer(self, choice: VariantChoice | None, look: Look) -> Renderer:
+        if choice is None:
+            from render.circles.reference import ReferenceRenderer
+
+            return ReferenceRenderer()
+        from render.circles.renderer import CudaRenderer
+
+        return CudaRenderer(choice)
+
+    def animated(self, scene: CircleScene, look: Look) -> bool:
+        return scene.animation != "none"
+
+    def cpu_seconds(self, scene: CircleScene, size: int, look: Look) -> float:
+        from render.circles.reference import estimated_seconds
+
+        return estimated_seconds(scene, size)
+
+    def output_name(self, scene: CircleScene, frame: int, look: Look) -> str:
+        return f"{scene.name}_{frame:04d}.png"
+
+    def describe(self, scene: CircleScene, look: Look) -> str:
+        return scene.name
+
+    def check(self, request: CheckRequest, report: Callable[[str], None]) -> CheckOutcome:
+        from render.circles import check
+
+        scenes = [(name, scene_loader(name, request.seed)) for name in (request.scenes or list(SCENE_NAMES))]
+        report(check.HEADER)
+        report("-" * len(check.HEADER))
+        rows = check.run_check(
+            scenes, request.variants, request.size, request.frame, lambda row: report(check.row_line(row))
+        )
+        return CheckOutcome(rows, check.summary(rows))
+
+    def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
+        from render.circles import bench
+        from render.core.gpu import gpu_name
+
+        names = request.scenes or list(SCORED_SCENES)
+        scenes = [(name, scene_loader(name, request.seed)) for name in names]
+        rows = bench.run_bench(scenes, request.variants, request.size, request.frames, request.runs, progress)
+        figures = (gpu_name(), request.size, request.seed, request.frames, request.runs)
+        return BenchOutcome(bench.table_lines(rows, *figures), bench.payload(rows, *figures))
+
+
+CIRCLES = CircleKind()

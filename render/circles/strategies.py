@@ -1,0 +1,157 @@
+"""How the circle variants run: one strategy per ``launch`` of the variant table, each taking its
+kernel and defines from the table row (``render.circles.variants``).
+
+Every blend kernel takes the same leading arguments (``Strategy.scene_arguments``) and folds the
+clear into its launch; a strategy adds its own trailing arguments, grid and block.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from render.circles.constants import load_circle_module
+from render.circles.device_scene import DeviceScene
+from render.circles.variants import VARIANTS
+from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
+from render.core.renderer import RendererUnavailable
+from render.core.variants import Defines, VariantChoice
+
+
+class Strategy:
+    """How one variant bins and blends; ``bin`` runs only when ``has_binning``."""
+
+    @property
+    def has_binning(self) -> bool:
+        return False
+
+    def __init__(self, choice: VariantChoice) -> None:
+        self.choice = choice
+        self.spec = VARIANTS[choice.name]
+        self.defines = self.spec.defines(choice)
+
+    def int_define(self, key: str) -> int:
+        """The integer define ``key`` of the chosen options (``TILE``, ``PIXELS``)."""
+        value = self.defines[key]
+        assert isinstance(value, int), f"{self.spec.name}: define {key} is {value!r}, not an integer"
+        return value
+
+    def scene_defines(self, scene: DeviceScene, width: int, height: int) -> Defines:
+        """The row's scene-dependent defines this scene needs (one of ``spec.scene_defines``)."""
+        return {}
+
+    def prepare(self, scene: DeviceScene, width: int, height: int) -> None:
+        """Compile and load the kernels now, so no timed frame pays for it."""
+        extra = self.scene_defines(scene, width, height)
+        assert extra in self.spec.scene_defines, f"{self.spec.name}: {extra} is not a build of its table row"
+        assert self.spec.source is not None, f"{self.spec.name} has no source (auto is resolved before a strategy)"
+        self.module = load_circle_module(self.spec.source, **self.defines, **extra)
+        self.kernel = self.module.get_function(self.spec.kernel)
+
+    def bin(self, scene: DeviceScene, width: int, height: int) -> None:
+        """Queue this frame's binning on the GPU (variants with ``has_binning``)."""
+        raise NotImplementedError
+
+    def blend(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> None:
+        """Blend every circle; ``clear`` is the renderer's clear arguments (folded in or not)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def scene_arguments(
+        scene: DeviceScene, image, width: int, height: int, clear: tuple, shading: bool = True
+    ) -> tuple:
+        """The blend kernels' leading arguments; ``shading`` False for kernels built per shading."""
+        return (
+            scene.position,
+            scene.radius,
+            scene.color,
+            image,
+            np.int32(width),
+            np.int32(height),
+            np.int32(scene.count),
+            *((np.int32(scene.snowflake),) if shading else ()),
+            *clear,
+        )
+
+
+class PerPixel(Strategy):
+    """A thread per pixel, BLOCK_2D threads per block."""
+
+    def blend(self, scene, image, width, height, clear):
+        arguments = self.scene_arguments(scene, image, width, height, clear)
+        self.kernel(grid_2d(width, height, BLOCK_2D), BLOCK_2D, arguments)
+
+
+class TileBlock(Strategy):
+    """A block of TILE x TILE threads per tile."""
+
+    def blend(self, scene, image, width, height, clear):
+        tile = self.int_define("TILE")
+        arguments = self.scene_arguments(scene, image, width, height, clear)
+        self.kernel(grid_2d(width, height, (tile, tile)), (tile, tile), arguments)
+
+
+class TileSort(TileBlock):
+    """Bins every frame (circles may move): counts, offsets, keys, one radix sort, tile ranges."""
+
+    has_binning = True
+
+    def scene_defines(self, scene, width, height):
+        import cupy
+
+        tile = self.int_define("TILE")
+        self.grid = grid_2d(width, height, (tile, tile))
+        wide = self.grid[0] * self.grid[1] * scene.count >= 2**32
+        self.key_dtype = cupy.uint64 if wide else cupy.uint32
+        return self.spec.scene_defines[int(wide)]
+
+    def bin(self, scene, width, height):
+        import cupy
+
+        tiles = self.grid[0] * self.grid[1]
+        geometry = (scene.position, scene.radius, np.int32(scene.count), np.int32(width), np.int32(height))
+        counts = cupy.empty(scene.count, cupy.int32)
+        self.module.get_function("count_tiles")(grid_1d(scene.count), (THREADS_1D,), (*geometry, counts))
+        ends = cupy.cumsum(counts, dtype=cupy.int64)
+        pairs = int(ends[-1]) if scene.count else 0
+        problem = tile_sort_memory_problem(pairs, np.dtype(self.key_dtype).itemsize, usable_device_bytes())
+        if problem:
+            raise RendererUnavailable(problem)
+        keys = cupy.empty(pairs, self.key_dtype)
+        self.module.get_function("emit_tile_keys")(grid_1d(scene.count), (THREADS_1D,), (*geometry, ends, keys))
+        self.keys = cupy.sort(keys)  # CuPy sorts integer keys with Thrust, which runs CUB's radix sort
+        self.tile_first = cupy.empty(tiles + 1, cupy.int64)
+        self.module.get_function("tile_ranges")(
+            grid_1d(tiles + 1),
+            (THREADS_1D,),
+            (self.keys, np.int64(pairs), np.int32(scene.count), np.int32(tiles), self.tile_first),
+        )
+
+    def blend(self, scene, image, width, height, clear):
+        tile = self.int_define("TILE")
+        arguments = (*self.scene_arguments(scene, image, width, height, clear), self.keys, self.tile_first)
+        self.kernel(self.grid, (tile, tile), arguments)
+
+
+def usable_device_bytes() -> int:
+    """Bytes CuPy can still hand out: free device memory plus the pool's cache, capped by its limit."""
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    usable = free + pool.free_bytes()
+    if pool.get_limit():
+        usable = min(usable, pool.get_limit() - pool.used_bytes())
+    return max(usable, 0)
+
+
+def tile_sort_memory_problem(pairs: int, key_bytes: int, usable_bytes: int) -> str | None:
+    """Why tile-sort cannot bin ``pairs`` (tile, circle) keys of ``key_bytes`` each, or None if it can."""
+    if pairs >= 2**31:
+        return f"tile-sort: {pairs} (tile, circle) pairs exceed its 2^31 limit; use tile-scan"
+    needed = 3 * pairs * key_bytes  # keys, sorted keys, sort scratch
+    if needed > usable_bytes:
+        return (
+            f"tile-sort: {pairs} (tile, circle) pairs need about {needed / 2**20:.0f} MiB, "
+            f"the GPU has {usable_bytes / 2**20:.0f} MiB free; use a smaller size or tile-scan"
+        )
+    return None

@@ -1,0 +1,174 @@
+"""The tile-warp strategy: several pixels per thread, warps that skip circles missing their region,
+and (``bins=on``) candidate lists per coarse bin built without a sort or a host read
+(``shaders/render_tile_warp.cu``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS
+from render.circles.strategies import Strategy
+from render.core.grids import grid_2d
+
+
+class TileWarp(Strategy):
+    """Several pixels per thread, warps that skip circles missing their region, and (bins on)
+    candidate lists per coarse bin built without a sort or a host read (``render_tile_warp.cu``).
+
+    The lists live in a buffer of ``capacity`` entries sized at load. A frame with more entries
+    than that still renders exactly (the kernel falls back to every circle); a later frame's
+    binning grows the buffer, from the count the kernel writes straight into pinned host memory
+    (no copy, no wait). Kernels and their arguments are looked up once, and the binning runs as
+    one CUDA graph: each CuPy launch costs about 13 us of host time on the H100 machine.
+    """
+
+    # At most SCAN_BLOCKS binning blocks (scan_bin_counts' limit): about two per SM of an H100.
+    BLOCKS_WANTED = SCAN_BLOCKS
+
+    def scene_defines(self, scene, width, height):
+        fused = not scene.snowflake and fused_blend_is_exact(scene.color)
+        return {"SNOWFLAKE": scene.snowflake, "FUSED": int(fused)}
+
+    def _allocate(self, scene, width, height) -> None:
+        """The binning buffers and the kernels' fixed arguments at this size."""
+        import cupy
+
+        self.tile = self.int_define("TILE")
+        self.pixels = self.int_define("PIXELS")
+        self.grid = grid_2d(width, height, (self.tile, self.tile))
+        self.use_bins = self.choice.option("bins") == "on" and scene.count > 0
+        self.tiles_per_bin, self.bins_x, bins_y = tile_warp_bins(width, height, self.tile)
+        self.bins = self.bins_x * bins_y
+        chunks = -(-scene.count // CHUNK)
+        chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
+        self.bin_blocks = max(1, -(-chunks // chunks_per_block))
+        self.counts = cupy.empty(self.bins * self.bin_blocks, cupy.int32)
+        self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
+        self.bin_total = cupy.empty(self.bins, cupy.int64)
+        self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
+        self.lists = cupy.empty((1, BIN_ENTRY_FLOATS), cupy.float32)
+        self.capacity = 0
+        self._entries_seen = cupy.cuda.alloc_pinned_memory(8)
+        np.frombuffer(self._entries_seen, np.int64, 1)[0] = 0
+        # Unified addressing maps pinned host memory into the device's address space.
+        mapped = cupy.cuda.runtime.pointerGetAttributes(self._entries_seen.ptr).devicePointer
+        self._entries_seen_on_device = np.uint64(mapped)
+        self._geometry = (
+            scene.position,
+            scene.radius,
+            np.int32(scene.count),
+            np.int32(width),
+            np.int32(height),
+            np.int32(self.tile * self.tiles_per_bin),
+            np.int32(self.bins_x),
+            np.int32(self.bins),
+            np.int32(chunks_per_block),
+        )
+        self._blend_tail = (
+            np.int32(self.use_bins),
+            np.int32(self.tiles_per_bin),
+            np.int32(self.bins_x),
+            np.int32(self.bins),
+        )
+
+    def prepare(self, scene, width, height):
+        self._allocate(scene, width, height)
+        super().prepare(scene, width, height)
+        self._kernels = {
+            name: self.module.get_function(name)
+            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries", "render_tile_warp")
+        }
+        if self.use_bins:
+            self._count_entries()
+            self._grow(int(self.bin_total.sum()))
+            self._capture_binning()
+
+    @property
+    def has_binning(self) -> bool:
+        return self.use_bins
+
+    def _count_entries(self) -> None:
+        self._kernels["count_bin_entries"]((self.bin_blocks,), (CHUNK,), (*self._geometry, self.counts))
+        self._kernels["scan_bin_counts"](
+            (self.bins,), (self.BLOCKS_WANTED,), (self.counts, np.int32(self.bin_blocks), self.within, self.bin_total)
+        )
+
+    def _grow(self, entries: int) -> None:
+        """Room for ``entries`` and a quarter more (circles move); kept as is if memory is short."""
+        import cupy
+
+        if entries <= self.capacity:
+            return
+        try:
+            # An entry is a kernel BinEntry: float32 x, y, r and the circle's int32 index.
+            self.lists = cupy.empty((entries + entries // 4 + 1024, BIN_ENTRY_FLOATS), cupy.float32)
+            self.capacity = len(self.lists)
+        except cupy.cuda.memory.OutOfMemoryError:
+            pass  # the kernel keeps rendering from every circle
+
+    def _entries_last_seen(self) -> int:
+        """The entry count of the latest binning that has finished writing it."""
+        return int(np.frombuffer(self._entries_seen, np.int64, 1)[0])
+
+    def _launch_binning(self) -> None:
+        self._count_entries()
+        self._kernels["emit_bin_entries"](
+            (self.bin_blocks,),
+            (CHUNK,),
+            (
+                *self._geometry,
+                self.within,
+                self.bin_total,
+                self.bin_start,
+                self._entries_seen_on_device,
+                np.int64(self.capacity),
+                self.lists,
+            ),
+        )
+
+    def _capture_binning(self) -> None:
+        """Record the three binning launches as one CUDA graph: one host call per frame instead
+        of three (the GPU otherwise idles while the host launches the short scan)."""
+        import cupy
+
+        stream = cupy.cuda.Stream(non_blocking=True)
+        with stream:
+            stream.begin_capture()
+            self._launch_binning()
+            self._binning = stream.end_capture()
+        self._binning_capacity = self.capacity
+
+    def bin(self, scene, width, height):
+        self._grow(self._entries_last_seen())
+        if self._binning_capacity != self.capacity:
+            self._capture_binning()  # the lists were reallocated: new arguments
+        self._binning.launch()
+
+    def blend(self, scene, image, width, height, clear):
+        arguments = (
+            *self.scene_arguments(scene, image, width, height, clear, shading=False),
+            self.lists,
+            self.bin_start,
+            np.int64(self.capacity),
+            *self._blend_tail,
+        )
+        threads = self.tile * self.tile // self.pixels
+        self._kernels["render_tile_warp"](self.grid, (threads,), arguments)
+
+
+def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
+    """tile-warp's bins at this size: (tiles per bin side, bins per row, bin rows); a bin is a
+    square of tiles, a power of two per side, as small as keeps the bins within the limit."""
+    tiles_x, tiles_y = grid_2d(width, height, (tile, tile))
+    tiles_per_bin = 1
+    while -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > MAX_BINS:
+        tiles_per_bin *= 2
+    return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
+
+
+def fused_blend_is_exact(color) -> bool:
+    """Whether every flat color (float32 (N*3,), NumPy or CuPy) blends exactly through the fused
+    multiply-add of ``over_half_fused`` in ``circle_common.cuh``: each channel times 1/2 is 0 or at
+    least 2^-100 in magnitude (see there for why)."""
+    premultiplied = abs(color * np.float32(0.5))
+    return bool(((premultiplied == 0) | (premultiplied >= np.float32(2.0**-100))).all())

@@ -1,0 +1,71 @@
+"""The circle renderer's variant table, read by the CLI, the app, the renderer and the tests.
+
+Each row names the ``shaders/`` source it compiles, the kernel it launches, how it runs
+(``launch``: one of the strategies in ``render.circles.strategies`` and ``render.circles.tile_warp``)
+and how each option reaches the kernel. A new variant whose kernel takes the arguments of an
+existing launch is one ``.cu`` file and one row here.
+"""
+
+from __future__ import annotations
+
+from render.core.variants import Defines, Option, VariantSpec, VariantTable
+
+TILE_TEST = Option(("box", "exact"), "EXACT_TILE_TEST", {"box": 0, "exact": 1})
+SCAN = Option(("warp", "blelloch", "hillis-steele"), "SCAN_ALGORITHM", {"hillis-steele": 0, "blelloch": 1, "warp": 2})
+# tile-sort's keys are tile * N + circle: 32 bits when they fit halve the bytes the sort moves.
+SORT_KEYS: tuple[Defines, ...] = ({"KEY_T": "unsigned int"}, {"KEY_T": "unsigned long long"})
+# Snowflakes blend through expf; flat colors use a fused multiply-add only where it rounds exactly.
+SHADING_BUILDS: tuple[Defines, ...] = (
+    {"SNOWFLAKE": 0, "FUSED": 0},
+    {"SNOWFLAKE": 0, "FUSED": 1},
+    {"SNOWFLAKE": 1, "FUSED": 0},
+)
+
+VARIANTS = VariantTable(
+    (
+        VariantSpec(
+            "per-pixel",
+            "one thread per pixel loops over every circle (baseline)",
+            source="render_per_pixel.cu",
+            kernel="render_per_pixel",
+            launch="per-pixel",
+        ),
+        VariantSpec(
+            "tile-scan",
+            "a block per tile compacts the circles that touch it with a shared-memory scan",
+            source="render_tile_scan.cu",
+            kernel="render_tile_scan",
+            launch="tile-block",
+            options={"tile": Option(("16", "32"), "TILE"), "scan": SCAN, "test": TILE_TEST},
+        ),
+        VariantSpec(
+            "tile-sort",
+            "global binning: (tile, circle) keys radix-sorted, then a block per tile range",
+            source="render_tile_sort.cu",
+            kernel="render_tile_sort",
+            launch="tile-sort",
+            options={"tile": Option(("16", "32"), "TILE"), "test": TILE_TEST},
+            scene_defines=SORT_KEYS,
+        ),
+        VariantSpec(
+            "tile-warp",
+            "a block per tile, 4-8 pixels per thread, warps skip circles that miss their region; "
+            "candidates from sort-free coarse bins (bins=on) or every circle",
+            source="render_tile_warp.cu",
+            kernel="render_tile_warp",
+            launch="tile-warp",
+            options={"tile": Option(("32", "64"), "TILE"), "bins": Option(("on", "off"))},
+            derived=lambda options: {"PIXELS": 4 if options["tile"] == "32" else 8},
+            scene_defines=SHADING_BUILDS,
+        ),
+        VariantSpec(
+            "auto",
+            "picks the fastest variant for the scene from its statistics",
+            source=None,
+            launch="auto",
+        ),
+    )
+)
+
+# Kernels every variant uses beside its own: the clear and pair count, and the animation rules.
+SUPPORT_SOURCES = ("image_ops.cu", "animate.cu")

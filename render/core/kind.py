@@ -1,0 +1,143 @@
+"""What a kind of renderer (the circle renderer, the sphere tracer) tells the app and the command
+line, so that neither needs to know which kind it drives. ``render.kinds`` registers the kinds."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from render.core.renderer import Renderer
+from render.core.variants import VariantChoice, VariantTable
+
+
+@dataclasses.dataclass(frozen=True)
+class Look:
+    """How a frame looks beyond its scene and variant: the kind's view (one of ``kind.views``, ""
+    for kinds with one view) and that view's camera and material (``shading``, None for none)."""
+
+    view: str = ""
+    shading: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckRequest:
+    """``check``: each of ``variants`` against the CPU reference on ``scenes`` (None: the kind's
+    default list) at ``size``, frame ``frame``."""
+
+    scenes: list[str] | None
+    variants: list[str]
+    size: int
+    seed: int
+    frame: int
+    look: Look
+
+
+@dataclasses.dataclass(frozen=True)
+class BenchRequest:
+    """``bench``: ``variants`` on ``scenes`` at ``size`` (circles), or over sphere ``counts`` x
+    ``sizes`` (None: the kind's defaults)."""
+
+    scenes: list[str] | None
+    variants: list[str]
+    size: int
+    seed: int
+    frames: int
+    runs: int
+    counts: tuple[int, ...] | None
+    sizes: tuple[int, ...] | None
+    look: Look
+
+
+@dataclasses.dataclass
+class CheckOutcome:
+    rows: list
+    summary: str
+
+    @property
+    def passed(self) -> bool:
+        return all(row.passed for row in self.rows)
+
+
+@dataclasses.dataclass
+class BenchOutcome:
+    """A bench's table (``lines``), its figures for JSON (``payload``) and, where the kind draws
+    one, ``chart(path, placement)`` writing a PNG and returning its path."""
+
+    lines: list[str]
+    payload: dict
+    chart: Callable[..., str] | None = None
+
+
+Progress = Callable[[int, int, str], None]
+
+
+class RendererKind(Protocol):
+    """One renderer: its names, scenes, variants, settings and tasks.
+
+    ``settings_fields`` maps the roles ``scene``, ``seed`` and ``variant`` (and, where the kind has
+    them, ``view`` and ``count``) to the app's settings fields that hold this kind's values.
+    ``cli_options`` are the command-line options only this kind takes. These are read-only (properties
+    here), so a kind may declare them as plain class attributes of narrower types.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def units(self) -> str: ...
+    @property
+    def variants(self) -> VariantTable: ...
+    @property
+    def scene_names(self) -> tuple[str, ...]: ...
+    @property
+    def scene_errors(self) -> tuple[type[Exception], ...]: ...
+    @property
+    def scene_notes(self) -> Mapping[str, str]: ...  # a line the panel shows under some scenes
+    @property
+    def views(self) -> tuple[str, ...]: ...
+    @property
+    def settings_fields(self) -> Mapping[str, str]: ...
+    @property
+    def cli_options(self) -> tuple[str, ...]: ...
+
+    def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], Any]:
+        """A function making the scene (a built-in name or a scene file); raises the kind's unknown
+        scene error at once for a name that is neither."""
+        ...
+
+    def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], Any]:
+        """The same for the app, whose settings always hold a seed (and a count): they apply only
+        to the scenes that take them."""
+        ...
+
+    def default_variant(self, scene: Any) -> VariantChoice:
+        """The variant the command line runs when none is named."""
+        ...
+
+    def make_renderer(self, choice: VariantChoice | None, look: Look) -> Renderer:
+        """A renderer of ``choice`` on the GPU, or the CPU reference when ``choice`` is None."""
+        ...
+
+    def animated(self, scene: Any, look: Look) -> bool:
+        """Whether frames differ (a moving scene, or a view whose camera turns)."""
+        ...
+
+    def cpu_seconds(self, scene: Any, size: int, look: Look) -> float:
+        """A rough time of one CPU reference frame, for a warning before a slow scene."""
+        ...
+
+    def output_name(self, scene: Any, frame: int, look: Look) -> str:
+        """The default PNG name of ``render``."""
+        ...
+
+    def describe(self, scene: Any, look: Look) -> str:
+        """The scene as a report names it, for example ``rand10k, 10000 circles``."""
+        ...
+
+    def check(self, request: CheckRequest, report: Callable[[str], None]) -> CheckOutcome:
+        """Run ``check``, handing ``report`` the table's lines as they come."""
+        ...
+
+    def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome: ...

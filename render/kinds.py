@@ -1,0 +1,15 @@
+"""The renderers the app and the command line offer, by name: the one place that lists them."""
+
+from __future__ import annotations
+
+from render.circles.kind import CIRCLES
+from render.core.kind import RendererKind
+from render.spheres.kind import SPHERES
+
+KINDS: dict[str, RendererKind] = {kind.name: kind for kind in (CIRCLES, SPHERES)}
+KIND_NAMES = tuple(KINDS)
+# The options that only some kinds take, and which kinds take each (for "--count applies to ...").
+KIND_OPTIONS: dict[str, tuple[str, ...]] = {}
+for _kind in KINDS.values():
+    for _option in _kind.cli_options:
+        KIND_OPTIONS[_option] = (*KIND_OPTIONS.get(_option, ()), _kind.name)

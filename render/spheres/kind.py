@@ -1,0 +1,110 @@
+"""The sphere tracer ("CUDA by Example" ch. 6) as a ``RendererKind``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress
+from render.core.renderer import Renderer
+from render.core.variants import VariantChoice
+from render.spheres.constants import MAX_CONSTANT_SPHERES
+from render.spheres.shading import VIEWS, ShadeSettings
+from render.spheres.variants import VARIANTS
+from scenes.lookup import names_a_file, sphere_scene_loader
+from scenes.spheres import SPHERE_SCENES, SphereScene, UnknownSphereSceneError, build_sphere_scene, random_spheres
+
+
+class SphereUsageError(ValueError):
+    """An option that does not apply to what was asked (``--count`` with a scene file)."""
+
+
+class SphereKind:
+    name = "spheres"
+    label = "spheres (CUDA by Example, ch. 6)"
+    units = "spheres"
+    variants = VARIANTS
+    scene_names = SPHERE_SCENES
+    scene_errors = (UnknownSphereSceneError, SphereUsageError)
+    scene_notes = {"classic": "classic: the book's 20 spheres, glibc rand() seed 1"}
+    views = VIEWS
+    settings_fields = {
+        "scene": "sphere_scene",
+        "seed": "sphere_seed",
+        "variant": "sphere_variant",
+        "view": "sphere_view",
+        "count": "sphere_count",
+    }
+    cli_options = ("count", "view", "azimuth", "elevation", "roughness", "metalness", "counts", "sizes", "chart")
+
+    def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
+        """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""
+        if count is not None and names_a_file(name_or_file, SPHERE_SCENES):
+            raise SphereUsageError("--count applies to the built-in sphere scenes, not to a scene file")
+        return sphere_scene_loader(name_or_file, count, seed)
+
+    def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], SphereScene]:
+        """Only ``random`` takes the settings' count and seed; ``classic`` is the book's."""
+        if name_or_file == "random":
+            return sphere_scene_loader(name_or_file, count, seed)
+        return sphere_scene_loader(name_or_file, None, None)
+
+    def default_variant(self, scene: SphereScene) -> VariantChoice:
+        return VARIANTS.parse("constant" if scene.count <= MAX_CONSTANT_SPHERES else "shared-tiled")
+
+    def make_renderer(self, choice: VariantChoice | None, look: Look) -> Renderer:
+        from render.spheres.view import SphereView
+
+        return SphereView(choice, look.view or "classic", look.shading or ShadeSettings())
+
+    def animated(self, scene: SphereScene, look: Look) -> bool:
+        return look.view == "shaded"
+
+    def cpu_seconds(self, scene: SphereScene, size: int, look: Look) -> float:
+        from render.spheres.view import sphere_seconds
+
+        return sphere_seconds(scene, size, look.view or "classic")
+
+    def output_name(self, scene: SphereScene, frame: int, look: Look) -> str:
+        return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}.png"
+
+    def describe(self, scene: SphereScene, look: Look) -> str:
+        return f"{scene.name}, {scene.count} spheres, {look.view or 'classic'}"
+
+    def check(self, request: CheckRequest, report: Callable[[str], None]) -> CheckOutcome:
+        from render.spheres import check
+
+        if request.scenes:
+            scenes = [self.scene_loader(name, None, None)() for name in request.scenes]
+        else:
+            scenes = [build_sphere_scene("classic")]
+            scenes += [random_spheres(n, request.seed, f"random{n}") for n in check.CHECK_COUNTS]
+        report(check.HEADER)
+        report("-" * len(check.HEADER))
+        view = request.look.view or "classic"
+        rows = check.run_sphere_check(
+            scenes, request.variants, request.size, lambda row: report(check.row_line(row)), view
+        )
+        return CheckOutcome(rows, check.summary(rows))
+
+    def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
+        from render.core.gpu import gpu_name
+        from render.spheres import bench
+
+        counts = request.counts or bench.BENCH_COUNTS
+        sizes = request.sizes or bench.BENCH_SIZES
+        view = request.look.view or "classic"
+        rows = bench.run_sphere_bench(request.variants, counts, sizes, request.seed, progress, view)
+        gpu = gpu_name()
+        payload = {"gpu": gpu, "view": view, "seed": request.seed, "launches": bench.TIMED_LAUNCHES, "rows": rows}
+
+        def chart(path, placement) -> str:
+            from render.spheres.chart import sphere_bench_chart
+
+            title = f"{gpu}: sphere tracer, {view} view, median kernel time (CUDA events), seed {request.seed}"
+            return sphere_bench_chart(rows, path, title, placement)
+
+        lines = bench.table_lines(rows, request.variants, counts, sizes, gpu, view, request.seed)
+        return BenchOutcome(lines, payload, chart)
+
+
+SPHERES = SphereKind()
