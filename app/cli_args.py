@@ -49,7 +49,7 @@ class UsageError(Exception):
 
 
 def _within(limit: limits.Limit) -> Callable[[str], int | float]:
-    """An argparse type reading a number in ``limit``'s range (render/limits.py)."""
+    """An argparse type reading a number in ``limit``'s range (render/core/limits.py)."""
 
     def parse(text: str):
         try:

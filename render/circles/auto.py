@@ -34,7 +34,7 @@ AUTO_CANDIDATE_CUT = 10  # bin lists pay when they cut each tile's candidates at
 def choose_auto(scene: CircleScene, width: int, height: int) -> VariantChoice:
     """The variant ``auto`` runs for ``scene`` at width x height.
 
-    From the H100 benches (docs/performance.md, "Issue 5"): a handful of circles is cheapest
+    From the H100 benches (docs/performance.md, "How `auto` decides"): a handful of circles is cheapest
     without binning; from a few thousand circles on, tile-warp with its bin lists when they cut
     each tile's candidates tenfold or more (rand10k 40x, rand100k, snowsingle, rand1M, micro2M),
     else tile-warp streaming every circle (pattern; biglittle, whose big circles fill the lists:

@@ -8,7 +8,7 @@ class StageTimer:
 
     A stage that queues no GPU work in a frame is marked ``idle`` and reads 0 ms: its two events
     would cost about 3 us of host time and a round trip to the GPU for its synchronize, for
-    nothing measured (H100 machine, docs/performance.md)."""
+    nothing measured (H100 machine; docs/log/2026-11-22-circle-kernel-tuning.md)."""
 
     def __init__(self, stages: tuple[str, ...]) -> None:
         import cupy
