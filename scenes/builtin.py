@@ -15,7 +15,7 @@ from scenes import fireworks
 from scenes.animation import advance
 from scenes.glibc_rand import GlibcRand
 from scenes.libm import powf
-from scenes.model import CircleScene, empty_arrays
+from scenes.model import CircleArrays, CircleScene, empty_arrays
 
 f32 = np.float32
 
@@ -23,7 +23,7 @@ RED = (1.0, 0.0, 0.0)
 YELLOW = (1.0, 1.0, 0.0)
 
 
-def _scene(name: str, arrays: dict[str, np.ndarray], **kind) -> CircleScene:
+def _scene(name: str, arrays: CircleArrays, **kind) -> CircleScene:
     return CircleScene(name=name, **arrays, **kind)
 
 
@@ -59,7 +59,7 @@ def random_circles(name: str, count: int, seed: int) -> CircleScene:
     return _scene(name, arrays)
 
 
-def _fixed_size_arrays(rng: GlibcRand, count: int, radius: float) -> dict[str, np.ndarray]:
+def _fixed_size_arrays(rng: GlibcRand, count: int, radius: float) -> CircleArrays:
     """Fixed radius; per circle the draws are x, y, r, g, b."""
     arrays = empty_arrays(count)
     depths = _sorted_depths(rng, count)

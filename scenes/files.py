@@ -27,7 +27,7 @@ import stat
 import sys
 import zipfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 import numpy as np
 
@@ -169,8 +169,10 @@ def _read_npz(stream: BinaryIO, path: str | Path, kind: str) -> dict:
         with zipfile.ZipFile(stream) as archive:
             members = _npz_members(archive, os.fstat(stream.fileno()).st_size, path)
             kind_member = members.pop("kind.npy", None)
-            kind_head = None if kind_member is None else _member_head(archive, kind_member, path)
-            _check_kind(None if kind_member is None else _read_member(archive, kind_member, kind_head), kind, path)
+            kind_value = None
+            if kind_member is not None:
+                kind_value = _read_member(archive, kind_member, _member_head(archive, kind_member, path))
+            _check_kind(kind_value, kind, path)
             _check_member_names(members, kind, path)
             heads = {name: _member_head(archive, info, path) for name, info in members.items()}
             _check_counts(heads, path)
@@ -283,13 +285,16 @@ class _Replayed:
     """A member stream whose first bytes, already read to check the .npy header, come again first:
     NumPy parses the very header that was checked, not a second read of a file that may have changed."""
 
-    def __init__(self, head: bytes, rest: BinaryIO):
+    def __init__(self, head: bytes, rest: IO[bytes]):
         self._head = memoryview(head)
         self._rest = rest
 
-    def read(self, size: int) -> bytes:
+    def read(self, size: int = -1) -> bytes:
         if len(self._head) == 0:
             return self._rest.read(size)
+        if size < 0:  # everything: what is left of the head, then the rest
+            taken, self._head = self._head, self._head[:0]
+            return bytes(taken) + self._rest.read()
         taken, self._head = self._head[:size], self._head[size:]
         return bytes(taken)
 

@@ -26,11 +26,11 @@ def powf(base: np.ndarray, exponent: float) -> np.ndarray:
     return np.array([_libm.powf(float(b), e) for b in base], dtype=np.float32)
 
 
-def sinf(x: float) -> np.float32:
+def sinf(x: float | np.float32) -> np.float32:
     """glibc ``sinf`` of a float32 scalar."""
     return np.float32(_libm.sinf(float(np.float32(x))))
 
 
-def cosf(x: float) -> np.float32:
+def cosf(x: float | np.float32) -> np.float32:
     """glibc ``cosf`` of a float32 scalar."""
     return np.float32(_libm.cosf(float(np.float32(x))))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TypedDict, cast
 
 import numpy as np
 
@@ -50,10 +51,19 @@ class CircleScene:
             return None
         if self.background == "white":
             return (1.0, 1.0, 1.0)
-        return tuple(float(v) for v in self.background)
+        return cast(tuple[float, float, float], tuple(float(v) for v in self.background))
 
 
-def empty_arrays(count: int) -> dict[str, np.ndarray]:
+class CircleArrays(TypedDict):
+    """A scene's per-circle arrays, by ``CircleScene`` field name."""
+
+    position: np.ndarray
+    velocity: np.ndarray
+    color: np.ndarray
+    radius: np.ndarray
+
+
+def empty_arrays(count: int) -> CircleArrays:
     """Zeroed float32 arrays for a scene of ``count`` circles."""
     return {
         "position": np.zeros((count, 3), np.float32),

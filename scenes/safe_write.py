@@ -131,7 +131,7 @@ def _check_folder(path: str) -> None:
         raise OutputError(f"cannot write {path}: {folder} is not a folder")
 
 
-def write_output(path: str | Path, write: Callable[[BinaryIO], None], how: Placement = NEW_FILE) -> str:
+def write_output(path: str | Path, write: Callable[[BinaryIO], object], how: Placement = NEW_FILE) -> str:
     """Write ``write(stream)``'s bytes to ``path`` as ``how`` says: into a stream as it is, or as a
     regular file placed whole, replacing what holds the name only when ``how.replace``. Returns
     ``path`` as a string; raises OutputExists when the name is taken and may not be replaced, and
@@ -152,7 +152,7 @@ def write_output(path: str | Path, write: Callable[[BinaryIO], None], how: Place
     return text
 
 
-def write_new_file(path: str | Path, write: Callable[[BinaryIO], None]) -> Path:
+def write_new_file(path: str | Path, write: Callable[[BinaryIO], object]) -> Path:
     """Write a new regular file at ``path``, or at ``name-2.ext``, ``name-3.ext``, ... when the name
     is taken, even by something that appears while writing; never replaces anything. Returns the
     path written."""
@@ -172,7 +172,7 @@ def _reason(error: Exception) -> str:
     return getattr(error, "strerror", None) or f"the disk took only part of the data ({error})"
 
 
-def _write_stream(path: str, write: Callable[[BinaryIO], None]) -> None:
+def _write_stream(path: str, write: Callable[[BinaryIO], object]) -> None:
     # Encoders may seek; a pipe cannot, so the bytes are made first and then written in order.
     buffer = io.BytesIO()
     write(buffer)
@@ -190,7 +190,7 @@ def _write_stream(path: str, write: Callable[[BinaryIO], None]) -> None:
         stream.write(buffer.getbuffer())
 
 
-def _place(target: str, write: Callable[[BinaryIO], None], replace: bool) -> None:
+def _place(target: str, write: Callable[[BinaryIO], object], replace: bool) -> None:
     """Write a temporary file beside ``target``, then link it to ``target`` (or rename over it
     when ``replace``); the temporary file is gone afterwards, whatever happened."""
     folder = os.path.dirname(target) or "."

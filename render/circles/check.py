@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
@@ -44,10 +44,9 @@ def run_check(
     variants: list[str],
     size: int,
     frame: int,
-    report: Callable[[CheckRow], None] = lambda row: None,
-) -> list[CheckRow]:
-    """Compare each variant with the reference on each (name, scene factory); one row per pair."""
-    rows = []
+) -> Iterator[CheckRow]:
+    """Compare each variant with the reference on each (name, scene factory); a row per pair, as
+    each is done."""
     for name, make_scene in scenes:
         scene = make_scene()
         reference = reference_image(scene, size, frame)
@@ -56,9 +55,7 @@ def run_check(
                 row = CheckRow(name, variant, compare_images(reference, gpu_image(scene, variant, size, frame)))
             except RendererUnavailable as error:
                 row = CheckRow(name, variant, None, str(error))
-            rows.append(row)
-            report(row)
-    return rows
+            yield row
 
 
 HEADER = f"{'scene':<14} {'variant':<40} {'max |diff|':>11} {'bad':>6}  result"
@@ -71,8 +68,3 @@ def row_line(row: CheckRow) -> str:
     c = row.comparison
     verdict = "pass" if c.passed else "FAIL"
     return f"{row.scene:<14} {row.variant:<40} {c.max_abs_diff:>11.3g} {c.bad_values:>6}  {verdict}"
-
-
-def summary(rows: list[CheckRow]) -> str:
-    failed = sum(not row.passed for row in rows)
-    return f"{len(rows) - failed} passed, {failed} failed"

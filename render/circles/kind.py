@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from render.circles.variants import VARIANTS
-from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress
+from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError
@@ -63,10 +63,8 @@ class CircleKind:
         scenes = [(name, scene_loader(name, request.seed)) for name in (request.scenes or list(SCENE_NAMES))]
         report(check.HEADER)
         report("-" * len(check.HEADER))
-        rows = check.run_check(
-            scenes, request.variants, request.size, request.frame, lambda row: report(check.row_line(row))
-        )
-        return CheckOutcome(rows, check.summary(rows))
+        rows = check.run_check(scenes, request.variants, request.size, request.frame)
+        return CheckOutcome(run_and_report(rows, check.row_line, report))
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
         from render.circles import bench

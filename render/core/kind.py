@@ -4,7 +4,7 @@ line, so that neither needs to know which kind it drives. ``render.kinds`` regis
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from render.core.renderer import Renderer
@@ -51,12 +51,28 @@ class BenchRequest:
 
 @dataclasses.dataclass
 class CheckOutcome:
+    """A check's rows (each with ``passed``); ``what_differs`` qualifies the count of failures."""
+
     rows: list
-    summary: str
+    what_differs: str = ""
 
     @property
     def passed(self) -> bool:
         return all(row.passed for row in self.rows)
+
+    @property
+    def summary(self) -> str:
+        failed = sum(not row.passed for row in self.rows)
+        return f"{len(self.rows) - failed} passed, {failed} failed{self.what_differs}"
+
+
+def run_and_report(rows: Iterable, line: Callable[[Any], str], report: Callable[[str], None]) -> list:
+    """Every row of ``rows``, each handed to ``report`` as its table ``line`` once it is done."""
+    done = []
+    for row in rows:
+        done.append(row)
+        report(line(row))
+    return done
 
 
 @dataclasses.dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -32,15 +32,13 @@ def run_sphere_check(
     scenes: list[SphereScene],
     variants: list[str],
     size: int,
-    report: Callable[[SphereCheckRow], None],
     view: str = "classic",
-) -> list[SphereCheckRow]:
+) -> Iterator[SphereCheckRow]:
     """Each variant's image in ``view`` (default shading for the shaded one) against the reference;
     a variant that cannot take a scene (constant memory past 2340 spheres) is a row saying why, not
     a failure."""
     from render.spheres.cuda import SphereCudaRenderer
 
-    rows = []
     for scene in scenes:
         expected = reference_image(scene, size, view, ShadeSettings())
         for variant in variants:
@@ -54,11 +52,10 @@ def run_sphere_check(
                 renderer.render()
                 differing = int(np.count_nonzero(renderer.image() != expected))
                 row = SphereCheckRow(scene.name, scene.count, variant, differing)
-            rows.append(row)
-            report(row)
-    return rows
+            yield row
 
 
+WHAT_DIFFERS = " (8-bit RGB values unlike the reference)"
 HEADER = f"{'scene':<12} {'spheres':>7} {'variant':<20} {'differing':>9}  result"
 
 
@@ -68,8 +65,3 @@ def row_line(row: SphereCheckRow) -> str:
         return f"{row.scene:<12} {row.count:>7} {row.variant:<20} {'-':>9}  {row.note}"
     verdict = "identical" if row.passed else "FAIL"
     return f"{row.scene:<12} {row.count:>7} {row.variant:<20} {row.differing_values:>9}  {verdict}"
-
-
-def summary(rows: list[SphereCheckRow]) -> str:
-    failed = sum(not row.passed for row in rows)
-    return f"{len(rows) - failed} passed, {failed} failed (8-bit RGB values unlike the reference)"

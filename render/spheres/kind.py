@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress
+from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
 from render.spheres.constants import MAX_CONSTANT_SPHERES
@@ -81,10 +81,8 @@ class SphereKind:
         report(check.HEADER)
         report("-" * len(check.HEADER))
         view = request.look.view or "classic"
-        rows = check.run_sphere_check(
-            scenes, request.variants, request.size, lambda row: report(check.row_line(row)), view
-        )
-        return CheckOutcome(rows, check.summary(rows))
+        rows = check.run_sphere_check(scenes, request.variants, request.size, view)
+        return CheckOutcome(run_and_report(rows, check.row_line, report), check.WHAT_DIFFERS)
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
         from render.core.gpu import gpu_name
