@@ -93,4 +93,5 @@ class ViewActions:
     @property
     def orbits(self) -> bool:
         """Whether a drag over the picture turns a camera (the shaded sphere view)."""
-        return getattr(self.renderer, "shading", None) is not None and self.look().view == "shaded"
+        # Asked every frame: the view alone decides, without building the camera's settings.
+        return self._setting("view", "") == "shaded" and getattr(self.renderer, "shading", None) is not None

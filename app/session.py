@@ -24,7 +24,7 @@ from app.gpu_fallback import survives_gpu_failure
 from app.reference_check import CheckResult, ReferenceCheck
 from app.settings import Settings
 from render.core.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
-from render.core.kind import RendererKind
+from render.core.kind import Look, RendererKind
 from render.core.limits import APP_SIZE, SEED, SPHERE_COUNT, Limit, OutOfRange
 from render.core.renderer import Renderer, RendererUnavailable, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
@@ -254,7 +254,8 @@ class Session(ViewActions, FrameOutputs):
     @property
     def animated(self) -> bool:
         """Whether playing changes the picture (a moving scene, or a turning camera)."""
-        return self.scene is not None and self.kind.animated(self.scene, self.look())
+        # Asked every frame by the panel: the view decides, the camera's settings are not needed.
+        return self.scene is not None and self.kind.animated(self.scene, Look(self._setting("view", "")))
 
     def export_label(self) -> str:
         """What rendered, for file names: the variant (or ``reference``), plus the view when it is
