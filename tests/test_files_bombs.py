@@ -9,7 +9,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from scenes.files import MAX_ARRAY_BYTES, MAX_CIRCLES, MAX_NPZ_MEMBERS, SceneFileError, load_scene, load_sphere_scene
+from scenes.file_reading import MAX_ARRAY_BYTES, MAX_CIRCLES, MAX_NPZ_MEMBERS
+from scenes.files import SceneFileError, load_scene, load_sphere_scene
 
 MiB = 2**20
 PEAK_LIMIT = 16 * MiB

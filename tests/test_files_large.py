@@ -11,7 +11,8 @@ from edge_scenes import write_many_circles
 
 from app.session import Session
 from app.settings import Settings
-from scenes.files import MAX_ARRAY_BYTES, MAX_CIRCLES, MAX_JSON_BYTES, SceneFileError, load_scene
+from scenes.file_reading import MAX_ARRAY_BYTES, MAX_CIRCLES, MAX_JSON_BYTES
+from scenes.files import SceneFileError, load_scene
 
 TEN_MILLION = 10_000_000
 
