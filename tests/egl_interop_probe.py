@@ -29,7 +29,7 @@ from scenes.spheres import build_sphere_scene  # noqa: E402
 
 
 def texture_matches(display: FrameDisplay, renderer, expected: np.ndarray) -> dict:
-    display.upload(device_image=renderer.image_buffer)
+    display.upload(device_image=renderer.device_image())
     texture = display.read_texture()
     return {
         "path": display.path,
