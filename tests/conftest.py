@@ -1,6 +1,11 @@
+"""Shared by every test: the repository on sys.path, GPU tests skipped without a GPU, and fixtures
+that run main.py or a probe script in a process of its own, cap CuPy's pool, or write large scenes."""
+
+import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,3 +34,53 @@ def pool_limit():
     yield pool.set_limit
     pool.set_limit(size=0)
     pool.free_all_blocks()
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository's root folder, for scripts run with ``python -c`` that import the project."""
+    return ROOT
+
+
+@pytest.fixture
+def main_command() -> list[str]:
+    """The start of a command line that runs main.py with this interpreter; add the arguments."""
+    return [sys.executable, str(ROOT / "main.py")]
+
+
+@pytest.fixture
+def run_main(main_command):
+    """``run_main(*args, **options)``: main.py run with ``args`` in a process of its own, returning the
+    CompletedProcess with stdout and stderr captured as text. ``options`` go to ``subprocess.run``
+    and override those defaults (``env``, ``cwd``, ``timeout``, ``text=False`` for bytes, ...)."""
+
+    def run(*args, **options) -> subprocess.CompletedProcess:
+        options = {"capture_output": True, "text": True, "timeout": 300, **options}
+        return subprocess.run([*main_command, *map(str, args)], **options)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def probe_path():
+    """``probe_path(name)``: the path of a script in tests/probes/, which tests run as a process."""
+    return lambda name: ROOT / "tests" / "probes" / name
+
+
+def _write_many_circles(path, count: int, seed: int = 10) -> dict:
+    rng = np.random.default_rng(seed)
+    arrays = {
+        "position": rng.random((count, 3), np.float32),
+        "radius": rng.uniform(1e-4, 2e-3, count).astype(np.float32),
+        "color": rng.random((count, 3), np.float32),
+    }
+    np.savez(path, kind=np.array("circles"), **arrays)
+    return arrays
+
+
+@pytest.fixture(scope="session")
+def many_circles_file():
+    """``many_circles_file(path, count, seed=10)``: save ``count`` small random flat circles as an
+    uncompressed .npz scene file; returns the arrays written (position (count, 3), radius (count,),
+    color (count, 3), float32). Session-wide, so module-scoped fixtures can write with it too."""
+    return _write_many_circles

@@ -13,7 +13,8 @@ ARCH = "sm_90"
 # --fmad=false: the reference rounds every float32 product and sum separately (see circle_common.cuh).
 # --ftz=true: CuPy appends it to every NVRTC build, after ours, so it is stated here for nvcc in CI
 # to build the same code. Subnormal float32 results flush to zero on the GPU, where NumPy keeps
-# them: pixels below 2^-126 differ from the reference (by less than 2^-126; tests/test_gpu_tile_warp.py).
+# them: pixels below 2^-126 differ from the reference (by less than 2^-126;
+# tests/render/circles/test_gpu_tile_warp.py).
 BASE_OPTIONS = ("-std=c++17", "--fmad=false", "--ftz=true")
 
 

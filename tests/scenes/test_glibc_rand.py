@@ -1,3 +1,6 @@
+"""GlibcRand, the course's random numbers: the spec's vectors, seed 0 as seed 1, this machine's glibc
+``rand()`` across block boundaries, and float32 values that can reach one."""
+
 import ctypes
 
 import numpy as np

@@ -1,3 +1,7 @@
+"""Circle scene files in .npz and .json: round trips are identical and render the same pixels, JSON
+defaults apply, and bad, non-finite, truncated or missing files give one SceneFileError naming the
+file and the field."""
+
 import json
 
 import numpy as np

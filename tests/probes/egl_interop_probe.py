@@ -9,9 +9,10 @@ Needs PYOPENGL_PLATFORM=egl before OpenGL is imported, hence a process of its ow
 import json
 import os
 import sys
+from pathlib import Path
 
 os.environ["PYOPENGL_PLATFORM"] = "egl"
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
 import numpy as np  # noqa: E402
 

@@ -1,5 +1,5 @@
-import subprocess
-import sys
+"""The command line's main paths: a CPU render to PNG and .npy that agree, the default output name,
+saving a scene then rendering it, and the real entry point's exit code and usage."""
 
 import numpy as np
 from PIL import Image
@@ -7,16 +7,12 @@ from PIL import Image
 from app.cli import main
 from render.core.gpu import gpu_problem
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
-
-def run(*args, cwd=None):
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, cwd=cwd)
-
-
-def test_render_cpu_png_and_raw(tmp_path):
+def test_render_cpu_png_and_raw(tmp_path, run_main):
     out, raw = tmp_path / "rgb.png", tmp_path / "rgb.npy"
-    result = run("render", "--scene", "rgb", "--size", "64", "--backend", "cpu", "--out", str(out), "--raw", str(raw))
+    result = run_main(
+        "render", "--scene", "rgb", "--size", "64", "--backend", "cpu", "--out", str(out), "--raw", str(raw)
+    )
     assert result.returncode == 0, result.stderr
     assert "wrote" in result.stdout
     data = np.load(raw)
@@ -38,16 +34,16 @@ def test_raw_row_zero_is_top(tmp_path):
     assert data[2, 10, 0] < 1 and data[17, 10, 0] == 1
 
 
-def test_default_output_name_and_backend_note(tmp_path):
-    result = run("render", "--scene", "rgby", "--size", "32", cwd=tmp_path)
+def test_default_output_name_and_backend_note(tmp_path, run_main):
+    result = run_main("render", "--scene", "rgby", "--size", "32", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "rgby_0000.png").exists()
     if gpu_problem():
         assert "backend: cpu" in result.stderr
 
 
-def test_no_command_says_what_to_do():
-    result = run()
+def test_no_command_says_what_to_do(run_main):
+    result = run_main()
     assert result.returncode == 2 and "render" in result.stderr
 
 
@@ -59,8 +55,8 @@ def test_scene_save_then_render(tmp_path):
     assert np.load(raw).shape == (32, 32, 4)
 
 
-def test_the_process_exits_2_with_usage_and_no_traceback():
-    # tests/test_cli_errors.py covers every error path in-process; this runs the real entry point.
-    result = run("render", "--scene", "nope")
+def test_the_process_exits_2_with_usage_and_no_traceback(run_main):
+    # test_cli_errors.py covers every error path in-process; this runs the real entry point.
+    result = run_main("render", "--scene", "nope")
     assert result.returncode == 2 and result.stderr.startswith("usage: main.py render")
     assert "error: unknown scene 'nope'" in result.stderr and "Traceback" not in result.stderr

@@ -1,6 +1,6 @@
-"""Property-based fuzzing of scene file loading (issue 6, item 1): whatever the bytes or fields,
-``load_scene`` / ``load_sphere_scene`` return a valid scene or raise SceneFileError naming the
-file; nothing else escapes."""
+"""Property-based fuzzing of scene file loading: whatever the bytes or fields, ``load_scene`` and
+``load_sphere_scene`` return a valid scene or raise SceneFileError naming the file; nothing else
+escapes."""
 
 import io
 import json

@@ -1,13 +1,12 @@
-"""Issue 6, item 7: every error path of the command line. Bad arguments print the command's usage
-and one ``error:`` line, bad input or an unusable environment one ``error:`` line; all exit 2, and
-no traceback reaches the user. In-process, so each case costs milliseconds."""
+"""Every error path of the command line. Bad arguments print the command's usage and one ``error:``
+line, bad input or an unusable environment one ``error:`` line; all exit 2, and no traceback reaches
+the user. In-process, so each case costs milliseconds."""
 
 import os
 import pty
 import resource
 import signal
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -16,10 +15,8 @@ import app.commands
 from app.cli import main
 from render.core.gpu import gpu_problem
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
-
-def run_main(capsys, args):
+def call_main(capsys, args):
     """(exit code, stderr lines) of ``main(args)``, argparse's own exits included."""
     try:
         code = main(args)
@@ -74,63 +71,68 @@ PARSE_ERRORS = [
 
 @pytest.mark.parametrize("args, message", PARSE_ERRORS)
 def test_argparse_errors_give_usage_and_exit_2(capsys, args, message):
-    code, lines = run_main(capsys, args)
+    code, lines = call_main(capsys, args)
     assert code == 2 and lines[0].startswith("usage: main.py")
     assert lines[-1].startswith("main.py") and "error: " in lines[-1] and message in lines[-1], lines
 
 
-def usage_errors(tmp):
-    existing = tmp / "existing.png"
-    spheres = ["render", "--renderer", "spheres", "--scene", "classic"]
-    return [
-        (["render", "--scene", "rgb", "--count", "5"], "--count applies to --renderer spheres"),
-        (["render", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
-        (["render", "--scene", "rgb", "--roughness", ".5", "--metalness", ".5"], "--metalness apply to --renderer"),
-        (["check", "--view", "shaded"], "--view applies to --renderer spheres"),
-        (["bench", "--counts", "5"], "--counts applies to --renderer spheres"),
-        (["bench", "--chart", "c.png"], "--chart applies to --renderer spheres"),
-        (["gui", "--frames", "1", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
-        (["gui", "--frames", "1", "--renderer", "circles", "--count", "3"], "--count applies to --renderer spheres"),
-        (["render", "--scene", "rgb", "--variant", "fast"], "unknown variant 'fast'; valid variants are: per-pixel"),
-        (["render", "--scene", "rgb", "--variant", "tile-scan:tile=8"], "choose one of: 16, 32"),
-        (["render", "--scene", "rgb", "--variant", "tile-scan:warp=1"], "has no option 'warp'"),
-        (["render", "--scene", "rgb", "--backend", "cpu", "--variant", "per-pixel"], "applies to the cuda backend"),
-        (["check", "--variants", "bogus"], "unknown variant 'bogus'"),
-        (["bench", "--variants", "bogus"], "unknown variant 'bogus'"),
-        (["check", "--renderer", "spheres", "--variants", "bogus"], "unknown spheres variant 'bogus'"),
-        (["bench", "--renderer", "spheres", "--variants", "per-pixel"], "unknown spheres variant 'per-pixel'"),
-        (["gui", "--frames", "1", "--variant", "fastest"], "unknown variant 'fastest'"),
-        (["render", "--scene", "nope"], "unknown scene 'nope'"),
-        (["gui", "--frames", "1", "--scene", "nonesuch"], "unknown scene 'nonesuch'"),
-        (["render", "--renderer", "spheres", "--scene", "nope"], "unknown sphere scene 'nope'"),
-        (["gui", "--frames", "1", "--renderer", "spheres", "--scene", "nope"], "unknown sphere scene 'nope'"),
-        ([*spheres, "--variant", "fast"], "unknown spheres variant 'fast'"),
-        ([*spheres, "--backend", "cpu", "--variant", "global"], "applies to the cuda backend"),
-        ([*spheres, "--azimuth", "10"], "--azimuth applies to --view shaded"),
-        (["scene", "save", "nope", "x.npz"], "unknown scene 'nope'"),
-        (["render", "--scene", "rgb", "--out", str(existing)], f"{existing} exists; pass --overwrite to replace it"),
-        (["render", "--scene", "rgb", "--raw", str(tmp / "folder.npy")], "folder.npy: it is a folder"),
-        (["render", "--scene", "rgb", "--out", "-", "--raw", "/dev/stdout"], "- and /dev/stdout name the same file"),
-        (["render", "--scene", "bouncingballs", "--frame", "10001"], "bouncingballs is animated, and frame k costs"),
-        (["scene", "save", "snow", "s.npz", "--frame", "20000"], "frame of an animated scene must be in 0..10000"),
-        (["render", "--scene", "rgb", "--out", str(tmp / "no" / "x.png")], "its folder does not exist"),
-        (["scene", "save", "rgb", str(tmp / "existing.json")], "existing.json exists; pass --overwrite"),
-        (["bench", "--json", str(tmp / "existing.json")], "existing.json exists; pass --overwrite"),
-        (["bench", "--renderer", "spheres", "--chart", str(existing)], "existing.png exists; pass --overwrite"),
-        (["bench", "--renderer", "spheres", "--json", str(tmp / "no" / "b.json")], "its folder does not exist"),
-        (["gui", "--frames", "1", "--screenshot", str(existing)], "existing.png exists; pass --overwrite"),
-        (["gui", "--frames", "1", "--stats", str(tmp / "existing.json")], "existing.json exists; pass --overwrite"),
-    ]
+# Rejected by our code; {tmp} stands for the test's folder, which holds existing.png, existing.json
+# and the folder folder.npy.
+_SPHERES = ["render", "--renderer", "spheres", "--scene", "classic"]
+USAGE_ERRORS = [
+    (["render", "--scene", "rgb", "--count", "5"], "--count applies to --renderer spheres"),
+    (["render", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
+    (["render", "--scene", "rgb", "--roughness", ".5", "--metalness", ".5"], "--metalness apply to --renderer"),
+    (["check", "--view", "shaded"], "--view applies to --renderer spheres"),
+    (["bench", "--counts", "5"], "--counts applies to --renderer spheres"),
+    (["bench", "--chart", "c.png"], "--chart applies to --renderer spheres"),
+    (["gui", "--frames", "1", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
+    (["gui", "--frames", "1", "--renderer", "circles", "--count", "3"], "--count applies to --renderer spheres"),
+    (["render", "--scene", "rgb", "--variant", "fast"], "unknown variant 'fast'; valid variants are: per-pixel"),
+    (["render", "--scene", "rgb", "--variant", "tile-scan:tile=8"], "choose one of: 16, 32"),
+    (["render", "--scene", "rgb", "--variant", "tile-scan:warp=1"], "has no option 'warp'"),
+    (["render", "--scene", "rgb", "--backend", "cpu", "--variant", "per-pixel"], "applies to the cuda backend"),
+    (["check", "--variants", "bogus"], "unknown variant 'bogus'"),
+    (["bench", "--variants", "bogus"], "unknown variant 'bogus'"),
+    (["check", "--renderer", "spheres", "--variants", "bogus"], "unknown spheres variant 'bogus'"),
+    (["bench", "--renderer", "spheres", "--variants", "per-pixel"], "unknown spheres variant 'per-pixel'"),
+    (["gui", "--frames", "1", "--variant", "fastest"], "unknown variant 'fastest'"),
+    (["render", "--scene", "nope"], "unknown scene 'nope'"),
+    (["gui", "--frames", "1", "--scene", "nonesuch"], "unknown scene 'nonesuch'"),
+    (["render", "--renderer", "spheres", "--scene", "nope"], "unknown sphere scene 'nope'"),
+    (["gui", "--frames", "1", "--renderer", "spheres", "--scene", "nope"], "unknown sphere scene 'nope'"),
+    ([*_SPHERES, "--variant", "fast"], "unknown spheres variant 'fast'"),
+    ([*_SPHERES, "--backend", "cpu", "--variant", "global"], "applies to the cuda backend"),
+    ([*_SPHERES, "--azimuth", "10"], "--azimuth applies to --view shaded"),
+    (["scene", "save", "nope", "x.npz"], "unknown scene 'nope'"),
+    (
+        ["render", "--scene", "rgb", "--out", "{tmp}/existing.png"],
+        "{tmp}/existing.png exists; pass --overwrite to replace it",
+    ),
+    (["render", "--scene", "rgb", "--raw", "{tmp}/folder.npy"], "folder.npy: it is a folder"),
+    (["render", "--scene", "rgb", "--out", "-", "--raw", "/dev/stdout"], "- and /dev/stdout name the same file"),
+    (["render", "--scene", "bouncingballs", "--frame", "10001"], "bouncingballs is animated, and frame k costs"),
+    (["scene", "save", "snow", "s.npz", "--frame", "20000"], "frame of an animated scene must be in 0..10000"),
+    (["render", "--scene", "rgb", "--out", "{tmp}/no/x.png"], "its folder does not exist"),
+    (["scene", "save", "rgb", "{tmp}/existing.json"], "existing.json exists; pass --overwrite"),
+    (["bench", "--json", "{tmp}/existing.json"], "existing.json exists; pass --overwrite"),
+    (["bench", "--renderer", "spheres", "--chart", "{tmp}/existing.png"], "existing.png exists; pass --overwrite"),
+    (["bench", "--renderer", "spheres", "--json", "{tmp}/no/b.json"], "its folder does not exist"),
+    (["gui", "--frames", "1", "--screenshot", "{tmp}/existing.png"], "existing.png exists; pass --overwrite"),
+    (["gui", "--frames", "1", "--stats", "{tmp}/existing.json"], "existing.json exists; pass --overwrite"),
+]
 
 
-@pytest.mark.parametrize("case", range(len(usage_errors(ROOT))))
+@pytest.mark.parametrize("case", range(len(USAGE_ERRORS)))
 def test_usage_errors_give_usage_one_error_line_and_exit_2(capsys, tmp_path, monkeypatch, case):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "existing.png").write_bytes(b"keep")
     (tmp_path / "existing.json").write_bytes(b"keep")
     (tmp_path / "folder.npy").mkdir()
-    args, message = usage_errors(tmp_path)[case]
-    code, lines = run_main(capsys, args)
+    args, message = USAGE_ERRORS[case]
+    tmp = str(tmp_path)
+    args, message = [arg.replace("{tmp}", tmp) for arg in args], message.replace("{tmp}", tmp)
+    code, lines = call_main(capsys, args)
     assert code == 2 and lines[0].startswith("usage: main.py"), lines
     errors = [line for line in lines if line.startswith("error:")]
     assert len(errors) == 1 and message in errors[0] and lines[-1] == errors[0], lines
@@ -140,7 +142,7 @@ def test_usage_errors_give_usage_one_error_line_and_exit_2(capsys, tmp_path, mon
 def test_count_with_a_sphere_scene_file_is_a_usage_error(capsys, tmp_path):
     path = tmp_path / "s.json"
     path.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}')
-    code, lines = run_main(capsys, ["render", "--renderer", "spheres", "--scene", str(path), "--count", "3"])
+    code, lines = call_main(capsys, ["render", "--renderer", "spheres", "--scene", str(path), "--count", "3"])
     assert code == 2 and lines[0].startswith("usage:") and "--count applies to the built-in sphere scenes" in lines[-1]
 
 
@@ -157,7 +159,7 @@ def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
     if content is not None:
         path.write_text(content)
     out = tmp_path / "o.png"
-    code, lines = run_main(capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(out)])
+    code, lines = call_main(capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(out)])
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
     assert not out.exists()
 
@@ -175,7 +177,7 @@ def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
     ],
 )
 def test_no_gpu_is_one_line(capsys, args):
-    code, lines = run_main(capsys, args)
+    code, lines = call_main(capsys, args)
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and "needs a CUDA GPU" in lines[0]
 
 
@@ -184,14 +186,14 @@ def test_interrupt_exits_130(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setitem(app.commands.COMMANDS, "render", interrupted)
-    code, lines = run_main(capsys, ["render", "--scene", "rgb"])
+    code, lines = call_main(capsys, ["render", "--scene", "rgb"])
     assert code == 130 and lines == ["interrupted"]
 
 
-def test_overwrite_replaces_and_a_terminal_is_asked(tmp_path):
+def test_overwrite_replaces_and_a_terminal_is_asked(tmp_path, main_command):
     out = tmp_path / "rgb.png"
     out.write_bytes(b"old")
-    command = [sys.executable, str(ROOT / "main.py"), "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
+    command = [*main_command, "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
     command += ["--out", str(out)]
     for answer, code in ((b"n\n", 2), (b"y\n", 0)):
         leader, follower = pty.openpty()
@@ -222,14 +224,9 @@ def _limit_file_size():
         (["scene", "save", "rand10k"], "s.npz"),
     ],
 )
-def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path, args, name):
+def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path, args, name, run_main):
     target = tmp_path / name
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args, str(target)],
-        capture_output=True,
-        text=True,
-        preexec_fn=_limit_file_size,
-    )
+    result = run_main(*args, target, preexec_fn=_limit_file_size)
     assert result.returncode == 1, result.stderr
     reason = "the disk took only part of the data (" if name.endswith(".npy") else "File too large"
     assert result.stderr.strip().splitlines()[-1].startswith(f"error: cannot write {target}: {reason}")

@@ -1,3 +1,6 @@
+"""The fourteen built-in circle scenes: shapes, dtypes, ranges and checksums, the generators' layouts,
+what the seed changes, the course's tile occupancy, and the error for an unknown name."""
+
 import hashlib
 
 import numpy as np

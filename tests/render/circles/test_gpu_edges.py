@@ -1,8 +1,7 @@
-"""Every CUDA variant on the extreme scenes of tests/edge_scenes.py, against the CPU reference."""
+"""Every CUDA configuration on the extreme edge scenes (conftest.py) at every edge size, against the
+CPU reference."""
 
 import pytest
-from edge_scenes import EDGE_SCENES, EDGE_SIZES
-from test_gpu import CONFIGS
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
@@ -13,23 +12,21 @@ pytestmark = pytest.mark.gpu
 _references = {}
 
 
-def reference(name, size):
+def reference(name, build, size):
     if (name, size) not in _references:
         renderer = ReferenceRenderer()
-        renderer.load(EDGE_SCENES[name](), size, size)
+        renderer.load(build(), size, size)
         _references.clear()  # one 4096 image is 256 MiB: keep only the latest
         _references[(name, size)] = render_frame(renderer, 0)
     return _references[(name, size)]
 
 
-@pytest.mark.parametrize("variant", CONFIGS)
-@pytest.mark.parametrize("size", EDGE_SIZES)
-@pytest.mark.parametrize("name", list(EDGE_SCENES))
-def test_edge_scene_every_variant(name, size, variant):
+def test_edge_scene_every_variant(edge_scenes, edge_scene_name, edge_size, circle_config):
     from render.circles.renderer import CudaRenderer
 
-    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
-    renderer.load(EDGE_SCENES[name](), size, size)
+    build = edge_scenes[edge_scene_name]
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(circle_config))
+    renderer.load(build(), edge_size, edge_size)
     renderer.poison()
-    result = compare_images(reference(name, size), render_frame(renderer, 0))
+    result = compare_images(reference(edge_scene_name, build, edge_size), render_frame(renderer, 0))
     assert result.passed, result

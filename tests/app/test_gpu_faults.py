@@ -1,13 +1,11 @@
-"""Issue 6 on the GPU: running out of GPU memory, interop failing, the GPU failing mid-run, 200
-resizes with interop, a 20,000-frame soak, and 10 million circles (skipped without a CUDA GPU).
+"""The app's faults on the GPU: running out of GPU memory, interop failing, the GPU failing mid-run,
+200 resizes with interop, a 20,000-frame soak, and 10 million circles (skipped without a CUDA GPU).
 
 ``RASTERLAB_REPORT_DIR=folder`` keeps each probe's JSON report there (docs/reliability.md).
 """
 
 import numpy as np
 import pytest
-from edge_scenes import write_many_circles
-from stress_checks import check_resize_report, run_probe
 
 from app.session import Session
 from app.settings import Settings
@@ -69,31 +67,31 @@ def test_spheres_too_large_for_gpu_memory_keep_the_previous_scene(tmp_path, pool
         made.close()
 
 
-def test_ten_million_circles_render_on_the_gpu(session, tmp_path):
+def test_ten_million_circles_render_on_the_gpu(session, tmp_path, many_circles_file):
     path = tmp_path / "ten-million.npz"
-    write_many_circles(path, 10_000_000)
+    many_circles_file(path, 10_000_000)
     assert session.select_scene(str(path)), session.status
     assert session.set_size(1024) and session.update()
     assert session.scene.count == 10_000_000 and session.history[-1]["blending"] > 0
 
 
-def test_interop_failing_mid_run_falls_back_to_the_host_copy():
-    report = run_probe("interop-lost")
+def test_interop_failing_mid_run_falls_back_to_the_host_copy(stress_probe):
+    report = stress_probe("interop-lost")
     assert report["path_before"] == "interop" and report["display_path"] == "host copy"
     assert report["notice"].startswith("CUDA-GL interop failed, showing frames through a host copy from now on")
     assert report["texture_equals_frame"]
     assert report["interop"]["registered"] == report["interop"]["released"]
 
 
-def test_losing_the_gpu_mid_run_is_reported_and_the_app_goes_on_on_the_cpu():
-    report = run_probe("gpu-loss", timeout=300)
+def test_losing_the_gpu_mid_run_is_reported_and_the_app_goes_on_on_the_cpu(stress_probe):
+    report = stress_probe("gpu-loss", timeout=300)
     assert report["path_before"] == "interop" and report["backend"] == "cpu"
     assert report["status"].startswith("the GPU failed (") and "continuing with the CPU reference" in report["status"]
     assert report["exact"] and report["display_path"] == "host copy"
 
 
-def test_200_resizes_with_interop_reregister_and_leak_nothing():
-    report = run_probe("resize", "cuda", 200)
+def test_200_resizes_with_interop_reregister_and_leak_nothing(stress_probe, check_resize_report):
+    report = stress_probe("resize", "cuda", 200)
     check_resize_report(report, 200)
     counts = report["interop"]
     assert report["display_path"] == "interop" and counts["registered"] - counts["released"] == 1
@@ -101,8 +99,8 @@ def test_200_resizes_with_interop_reregister_and_leak_nothing():
     assert report["interop_after_close"]["registered"] == report["interop_after_close"]["released"]
 
 
-def test_soak_20000_frames_switching_variants_every_100():
-    report = run_probe("soak", 20000, 100, timeout=600)
+def test_soak_20000_frames_switching_variants_every_100(stress_probe):
+    report = stress_probe("soak", 20000, 100, timeout=600)
     assert report["failures"] == [] and report["switches"] == 199 and report["exact"]
     assert report["backend"] == "cuda" and report["display_path"] == "interop"
     settled = report["samples"][2:]  # after the first pass through every variant

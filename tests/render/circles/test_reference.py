@@ -1,3 +1,7 @@
+"""The CPU reference circle renderer: the cleared background, the inclusive pixel test and clamped
+pixel boxes, blending in index order, row 0 at the bottom, unclamped colours, the snowflake ramp,
+and parallel bands equal to one serial pass."""
+
 import numpy as np
 import pytest
 

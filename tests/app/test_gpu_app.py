@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,15 +20,14 @@ from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 
 pytestmark = pytest.mark.gpu
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
     "scene,size",
     [("rand10k", 1024), ("snowsingle", 512), ("rgb", 257), ("spheres:classic", 1024), ("spheres:shaded", 513)],
 )
-def test_interop_texture_equals_the_kernel_image(scene, size):
-    probe = ROOT / "tests" / "egl_interop_probe.py"
+def test_interop_texture_equals_the_kernel_image(scene, size, probe_path):
+    probe = probe_path("egl_interop_probe.py")
     result = subprocess.run([sys.executable, str(probe), scene, str(size)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
@@ -79,17 +77,11 @@ def test_check_against_reference_passes(session):
     assert session.status.startswith("check against reference: pass")
 
 
-def test_headless_gui_uses_interop(tmp_path):
+def test_headless_gui_uses_interop(tmp_path, run_main):
     stats, shot = tmp_path / "stats.json", tmp_path / "shot.png"
-    command = [sys.executable, str(ROOT / "main.py"), "gui", "--headless", "--scene", "rand10k", "--size", "512"]
+    command = ["gui", "--headless", "--scene", "rand10k", "--size", "512"]
     command += ["--frames", "30", "--vsync", "off", "--stats", str(stats), "--screenshot", str(shot)]
-    result = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)},
-    )
+    result = run_main(*command, timeout=300, env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     report = json.loads(stats.read_text())
     assert report["display_path"] == "interop" and report["stage_ms_median"]["display copy"] > 0
@@ -119,13 +111,13 @@ def test_sphere_variants_in_the_app_stay_exact_while_orbiting(tmp_path):
         made.close()
 
 
-def test_headless_gui_shows_spheres_through_interop(tmp_path):
+def test_headless_gui_shows_spheres_through_interop(tmp_path, run_main):
     stats = tmp_path / "stats.json"
-    command = [sys.executable, str(ROOT / "main.py"), "gui", "--headless", "--renderer", "spheres", "--view", "shaded"]
+    command = ["gui", "--headless", "--renderer", "spheres", "--view", "shaded"]
     command += ["--scene", "random", "--count", "2000", "--size", "1024", "--frames", "30", "--vsync", "off"]
     command += ["--stats", str(stats)]
     env = {**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)}
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    result = run_main(*command, timeout=300, env=env)
     assert result.returncode == 0, result.stderr
     report = json.loads(stats.read_text())
     assert report["renderer"] == "spheres" and report["display_path"] == "interop"
@@ -133,26 +125,22 @@ def test_headless_gui_shows_spheres_through_interop(tmp_path):
 
 
 @pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with the NVIDIA GL (XVFB=1 setup.sh)")
-def test_real_window_uses_interop(tmp_path):
+def test_real_window_uses_interop(tmp_path, run_main):
     stats = tmp_path / "stats.json"
-    command = [sys.executable, str(ROOT / "main.py"), "gui", "--scene", "pattern", "--size", "512"]
-    command += ["--frames", "20", "--stats", str(stats)]
-    result = subprocess.run(
-        command, capture_output=True, text=True, timeout=300, env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)}
-    )
+    command = ["gui", "--scene", "pattern", "--size", "512", "--frames", "20", "--stats", str(stats)]
+    result = run_main(*command, timeout=300, env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     assert json.loads(stats.read_text())["display_path"] == "interop"
 
 
 @pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with Mesa's GLX (XVFB=1 setup.sh)")
-def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_path):
+def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_path, run_main):
     # A window whose OpenGL is Mesa's llvmpipe: CUDA cannot register its buffers (a real failure).
     stats = tmp_path / "stats.json"
-    command = [sys.executable, str(ROOT / "main.py"), "gui", "--scene", "pattern", "--size", "512"]
-    command += ["--frames", "20", "--stats", str(stats)]
+    command = ["gui", "--scene", "pattern", "--size", "512", "--frames", "20", "--stats", str(stats)]
     env = {**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path), "__GLX_VENDOR_LIBRARY_NAME": "mesa"}
     env["LIBGL_DRIVERS_PATH"] = "/tmp/x/usr/lib/x86_64-linux-gnu/dri"
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    result = run_main(*command, timeout=300, env=env)
     assert result.returncode == 0, result.stderr
     report = json.loads(stats.read_text())
     assert report["display_path"] == "host copy" and report["variant"].startswith("auto")

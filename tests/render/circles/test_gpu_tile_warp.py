@@ -3,7 +3,6 @@ blend for tiny colors, bins coarser than two tiles, and an animated scene whose 
 
 import numpy as np
 import pytest
-from test_gpu import gpu, reference
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
@@ -17,12 +16,12 @@ from scenes.model import CircleScene, empty_arrays
 pytestmark = pytest.mark.gpu
 
 
-def test_lists_that_overflow_render_exactly_then_grow():
+def test_lists_that_overflow_render_exactly_then_grow(reference_frame):
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand100k"), 256, 256)
     strategy = renderer.strategy
     strategy.capacity = 1000  # far fewer entries than rand100k makes at 256
-    want = reference("rand100k", 256)
+    want = reference_frame("rand100k", 256)
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed  # every circle is a candidate
     entries = strategy._entries_last_seen()
@@ -65,12 +64,12 @@ def test_tiny_colors_take_the_two_rounding_blend(variant):
 
 
 @pytest.mark.parametrize("size", [2048, 1500])
-def test_bins_of_several_tiles(size):
+def test_bins_of_several_tiles(size, reference_frame):
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand10k"), size, size)
     assert renderer.strategy.tiles_per_bin >= 2 and renderer.strategy.bins <= 256
     renderer.poison()
-    assert compare_images(reference("rand10k", size), render_frame(renderer, 0)).passed
+    assert compare_images(reference_frame("rand10k", size), render_frame(renderer, 0)).passed
 
 
 def test_growing_circles_keep_every_frame_exact():
@@ -91,8 +90,8 @@ def test_growing_circles_keep_every_frame_exact():
     assert cuda.strategy.capacity > 4 * start
 
 
-def test_not_a_multiple_of_tile_and_snowflakes():
+def test_not_a_multiple_of_tile_and_snowflakes(reference_frame, gpu_frame):
     for variant in ("tile-warp", "tile-warp:tile=64,bins=off"):
         for size in (100, 257, 1000):
-            assert compare_images(reference("rand10k", size), gpu("rand10k", variant, size)).passed
-        assert compare_images(reference("snowsingle", 257), gpu("snowsingle", variant, 257)).passed
+            assert compare_images(reference_frame("rand10k", size), gpu_frame("rand10k", variant, size)).passed
+        assert compare_images(reference_frame("snowsingle", 257), gpu_frame("snowsingle", variant, 257)).passed

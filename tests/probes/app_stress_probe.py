@@ -1,4 +1,4 @@
-"""Run as a script by the robustness tests (issue 6): drives the whole app (session, display, panel)
+"""Run as a script by the robustness tests: drives the whole app (session, display, panel)
 in an offscreen EGL context and prints one JSON report on stdout.
 
     app_stress_probe.py resize BACKEND RESIZES      window resizes, minimizes, resolution changes
@@ -17,9 +17,10 @@ import random
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 os.environ["PYOPENGL_PLATFORM"] = "egl"
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
 import numpy as np  # noqa: E402
 

@@ -5,12 +5,8 @@ and exit code 1, with no "Exception ignored" from the interpreter."""
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-MAIN = [sys.executable, str(ROOT / "main.py")]
 
 # Runs the real entry point with the PNG encoder signalling its own process half-way through the
 # file, so the signal lands while the temporary file is open and partly written.
@@ -33,9 +29,9 @@ sys.exit(main(sys.argv[1:]))
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT", "SIGINT+SIGTERM", "SIGHUP+SIGTERM+SIGINT"])
-def test_a_signal_during_a_write_leaves_no_file(tmp_path, name):
+def test_a_signal_during_a_write_leaves_no_file(tmp_path, name, repo_root):
     """Signals in quick succession count once: the first one stops the command."""
-    script = _SIGNAL_MID_WRITE.format(root=str(ROOT), name=name)
+    script = _SIGNAL_MID_WRITE.format(root=str(repo_root), name=name)
     target = tmp_path / "r.png"
     command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
     result = subprocess.run([*command, "--out", str(target)], capture_output=True, text=True, timeout=60)
@@ -47,14 +43,14 @@ def test_a_signal_during_a_write_leaves_no_file(tmp_path, name):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_signal_during_a_scene_save_leaves_no_file(tmp_path):
+def test_a_signal_during_a_scene_save_leaves_no_file(tmp_path, repo_root):
     # np.savez_compressed writes through zipfile; the signal arrives between two members.
     script = _SIGNAL_MID_WRITE.replace("import PIL.Image", "import numpy as np\nold = np.lib.format.write_array")
     script = script.replace(
         "PIL.Image.Image.save = save",
         "def write_array(stream, array, *a, **k):\n    os.kill(os.getpid(), signal.SIGTERM)\n"
         "    return old(stream, array, *a, **k)\nnp.lib.format.write_array = write_array",
-    ).format(root=str(ROOT), name="SIGTERM")
+    ).format(root=str(repo_root), name="SIGTERM")
     result = subprocess.run(
         [sys.executable, "-c", script, "scene", "save", "rand10k", str(tmp_path / "s.npz")],
         capture_output=True,
@@ -84,7 +80,7 @@ def _closed_pipe() -> tuple[int, int]:
 )
 @pytest.mark.parametrize("stdout", ["closed pipe", "/dev/full"])
 @pytest.mark.parametrize("buffered", [True, False])
-def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, buffered):
+def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, buffered, main_command):
     import os
 
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
@@ -95,7 +91,7 @@ def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, 
     descriptor = _closed_pipe() if stdout == "closed pipe" else os.open("/dev/full", os.O_WRONLY)
     try:
         result = subprocess.run(
-            [*MAIN, *args], stdout=descriptor, stderr=subprocess.PIPE, text=True, timeout=60, env=env
+            [*main_command, *args], stdout=descriptor, stderr=subprocess.PIPE, text=True, timeout=60, env=env
         )
     finally:
         os.close(descriptor)
@@ -110,12 +106,12 @@ def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, 
 
 @pytest.mark.parametrize("closed", [0, 1])
 @pytest.mark.parametrize("out", ["-", "r.png", "existing.png"])
-def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out):
+def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out, run_main):
     import os
 
     (tmp_path / "existing.png").write_bytes(b"keep")
-    command = [*MAIN, "render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", out]
-    result = subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=60, preexec_fn=lambda: os.close(closed))
+    command = ["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", out]
+    result = run_main(*command, cwd=tmp_path, text=False, timeout=60, preexec_fn=lambda: os.close(closed))
     stderr = result.stderr.decode()
     assert "Traceback" not in stderr, stderr
     errors = [line for line in stderr.splitlines() if line.startswith("error:")]

@@ -1,9 +1,6 @@
-"""The sphere tracer's scenes, reference semantics, files and CLI (no GPU needed)."""
+"""The sphere tracer's scenes, reference semantics and scene files (no GPU needed)."""
 
 import hashlib
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,8 +8,6 @@ import pytest
 from render.spheres.reference import trace_reference
 from scenes.files import SceneFileError, load_sphere_scene, save_sphere_scene
 from scenes.spheres import SphereScene, build_sphere_scene, random_spheres
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def spheres(*rows):
@@ -86,70 +81,6 @@ def test_sphere_files_round_trip_and_reject_bad_ones(tmp_path):
     bad.write_text('{"kind": "circles"}')
     with pytest.raises(SceneFileError, match=r"field 'kind' must be 'spheres'"):
         load_sphere_scene(bad)
-
-
-def run(*args):
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, timeout=120)
-
-
-def test_cli_renders_spheres_png_and_raw_top_down(tmp_path):
-    png, raw = tmp_path / "c.png", tmp_path / "c.npy"
-    args = ["render", "--renderer", "spheres", "--scene", "classic", "--size", "128", "--backend", "cpu"]
-    result = run(*args, "--out", str(png), "--raw", str(raw))
-    assert result.returncode == 0, result.stderr
-    from PIL import Image
-
-    expected = trace_reference(build_sphere_scene("classic"), 128)[::-1]
-    assert np.array_equal(np.asarray(Image.open(png)), expected[..., :3])
-    data = np.load(raw)
-    assert data.dtype == np.float32 and data.shape == (128, 128, 4)
-    assert np.array_equal(data, expected.astype(np.float32) / np.float32(255))
-
-
-def test_cli_sphere_errors():
-    assert "unknown sphere scene 'moon'" in run("render", "--renderer", "spheres", "--scene", "moon").stderr
-    result = run("render", "--renderer", "spheres", "--scene", "classic", "--backend", "cpu", "--variant", "x")
-    assert result.returncode == 2 and "valid variants are: global, constant, shared-tiled" in result.stderr
-    result = run("render", "--renderer", "spheres", "--scene", "classic", "--backend", "cpu", "--variant", "global")
-    assert result.returncode == 2 and "--variant applies to the cuda backend" in result.stderr
-    assert (
-        run("render", "--scene", "rgb", "--count", "3").stderr.strip().endswith("--count applies to --renderer spheres")
-    )
-
-
-def test_cli_renders_the_shaded_view(tmp_path):
-    png, raw = tmp_path / "s.png", tmp_path / "s.npy"
-    args = ["render", "--renderer", "spheres", "--scene", "random", "--count", "40", "--seed", "3", "--size", "96"]
-    shading = ["--view", "shaded", "--azimuth", "70", "--elevation", "-10", "--roughness", "0.6", "--metalness", "0.3"]
-    result = run(*args, *shading, "--backend", "cpu", "--out", str(png), "--raw", str(raw))
-    assert result.returncode == 0, result.stderr
-    assert "shaded, 96x96, frame 0, cpu reference" in result.stdout
-    from PIL import Image
-
-    from render.spheres.shading import ShadeSettings, shade_reference
-
-    settings = ShadeSettings(azimuth=70, elevation=-10, roughness=0.6, metalness=0.3)
-    expected = shade_reference(random_spheres(40, 3), 96, settings)[::-1]
-    assert np.array_equal(np.asarray(Image.open(png)), expected[..., :3])
-    assert np.array_equal(np.load(raw), expected.astype(np.float32) / np.float32(255))
-
-
-def test_cli_shaded_view_errors():
-    base = ("render", "--renderer", "spheres", "--scene", "classic", "--backend", "cpu")
-    result = run(*base, "--roughness", "0.5", "--metalness", "1")
-    assert result.returncode == 2 and "--roughness, --metalness apply to --view shaded" in result.stderr
-    result = run(*base, "--view", "shaded", "--roughness", "1.5")
-    assert result.returncode == 2 and "roughness must be a finite number in 0..1, got 1.5" in result.stderr
-    result = run("render", "--scene", "rgb", "--view", "shaded")
-    assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
-    result = run("bench", "--chart", "c.png")
-    assert result.returncode == 2 and "--chart applies to --renderer spheres" in result.stderr
-    result = run("bench", "--renderer", "spheres", "--chart", "/nonexistent-folder/c.png")
-    assert (
-        result.returncode == 2 and "cannot write /nonexistent-folder/c.png: its folder does not exist" in result.stderr
-    )
-    result = run("gui", "--frames", "1", "--renderer", "circles", "--view", "shaded")
-    assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
 
 
 CLASSIC_512_SHA256 = "9eef82f9a2dba58426bb73e2accbca0d6f6df097cc6ccaf178a52085b377f16c"

@@ -1,3 +1,6 @@
+"""The animation rules of the built-in scenes, step by step in float32: bouncing balls, hypnosis,
+fireworks and snow move as specified and reset exactly, and static scenes do not move."""
+
 import numpy as np
 
 from render.circles.reference import ReferenceRenderer, clear_image

@@ -1,3 +1,6 @@
+"""The app's settings file: where the config folder is, round trips, and how missing, corrupt, huge
+or out-of-range files and unusable folders fall back to defaults with a warning, field by field."""
+
 import json
 
 from app.settings import Settings, config_dir, load_settings, save_settings

@@ -8,7 +8,6 @@ import os
 import socket
 import stat
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -17,9 +16,13 @@ import pytest
 
 from scenes.safe_write import OutputError, OutputExists, Placement, output_kind, write_new_file, write_output
 
-ROOT = Path(__file__).resolve().parent.parent
-RENDER = [sys.executable, str(ROOT / "main.py"), "render", "--backend", "cpu"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def render_command(main_command):
+    """main.py's ``render`` on the CPU backend, to be given a scene, a size and outputs."""
+    return [*main_command, "render", "--backend", "cpu"]
 
 
 def _writer(data: bytes):
@@ -92,9 +95,9 @@ def _started(process: subprocess.Popen) -> None:
     raise AssertionError("the command ended before rendering")
 
 
-def test_a_file_created_by_another_program_during_a_render_is_kept(tmp_path):
+def test_a_file_created_by_another_program_during_a_render_is_kept(tmp_path, render_command):
     target = tmp_path / "r.png"
-    command = [*RENDER, "--scene", "rand10k", "--size", "768", "--out", str(target)]
+    command = [*render_command, "--scene", "rand10k", "--size", "768", "--out", str(target)]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     _started(process)
     target.write_bytes(b"theirs")
@@ -107,9 +110,9 @@ def test_a_file_created_by_another_program_during_a_render_is_kept(tmp_path):
     assert target.read_bytes() == b"theirs" and _only(tmp_path) == ["r.png"]
 
 
-def test_with_overwrite_a_file_created_during_a_render_is_replaced(tmp_path):
+def test_with_overwrite_a_file_created_during_a_render_is_replaced(tmp_path, render_command):
     target = tmp_path / "r.png"
-    command = [*RENDER, "--scene", "rand10k", "--size", "512", "--out", str(target), "--overwrite"]
+    command = [*render_command, "--scene", "rand10k", "--size", "512", "--out", str(target), "--overwrite"]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     _started(process)
     target.write_bytes(b"theirs")
@@ -117,9 +120,9 @@ def test_with_overwrite_a_file_created_during_a_render_is_replaced(tmp_path):
     assert process.returncode == 0 and target.read_bytes().startswith(PNG_MAGIC)
 
 
-def test_two_commands_writing_one_path_leave_one_winner(tmp_path):
+def test_two_commands_writing_one_path_leave_one_winner(tmp_path, render_command):
     target = tmp_path / "r.png"
-    command = [*RENDER, "--scene", "rand10k", "--size", "512", "--out", str(target)]
+    command = [*render_command, "--scene", "rand10k", "--size", "512", "--out", str(target)]
     processes = [subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in (1, 2)]
     results = [(p.communicate(timeout=120), p.returncode) for p in processes]
     winners = [out for (out, _), code in results if code == 0]
@@ -141,12 +144,14 @@ def _read_fifo(path: Path, into: list) -> threading.Thread:
 
 
 @pytest.mark.parametrize("overwrite", [False, True])
-def test_a_fifo_is_written_into_never_replaced(tmp_path, overwrite):
+def test_a_fifo_is_written_into_never_replaced(tmp_path, overwrite, render_command):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     received: list[bytes] = []
     reader = _read_fifo(fifo, received)
-    command = [*RENDER, "--scene", "rgb", "--size", "32", "--out", str(fifo)] + (["--overwrite"] if overwrite else [])
+    command = [*render_command, "--scene", "rgb", "--size", "32", "--out", str(fifo)] + (
+        ["--overwrite"] if overwrite else []
+    )
     result = subprocess.run(command, capture_output=True, timeout=60)
     reader.join(10)
     assert result.returncode == 0, result.stderr
@@ -156,11 +161,13 @@ def test_a_fifo_is_written_into_never_replaced(tmp_path, overwrite):
 
 @pytest.mark.parametrize("path", ["/dev/null", "link-to-null"])
 @pytest.mark.parametrize("overwrite", [False, True])
-def test_a_character_device_is_written_into_never_replaced(tmp_path, path, overwrite):
+def test_a_character_device_is_written_into_never_replaced(tmp_path, path, overwrite, render_command):
     if path == "link-to-null":
         (tmp_path / path).symlink_to("/dev/null")
         path = str(tmp_path / path)
-    command = [*RENDER, "--scene", "rgb", "--size", "16", "--out", path] + (["--overwrite"] if overwrite else [])
+    command = [*render_command, "--scene", "rgb", "--size", "16", "--out", path] + (
+        ["--overwrite"] if overwrite else []
+    )
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
@@ -169,16 +176,16 @@ def test_a_character_device_is_written_into_never_replaced(tmp_path, path, overw
 
 
 @pytest.mark.parametrize("out", ["-", "/dev/stdout"])
-def test_png_to_standard_output_with_messages_on_stderr(out):
-    command = [*RENDER, "--scene", "rgb", "--size", "16", "--out", out]
+def test_png_to_standard_output_with_messages_on_stderr(out, render_command):
+    command = [*render_command, "--scene", "rgb", "--size", "16", "--out", out]
     result = subprocess.run(command, capture_output=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(PNG_MAGIC)
     assert b"wrote " + out.encode() in result.stderr
 
 
-def test_raw_to_standard_output_is_a_whole_npy(tmp_path):
-    command = [*RENDER, "--scene", "rgb", "--size", "8", "--raw", "-"]
+def test_raw_to_standard_output_is_a_whole_npy(tmp_path, render_command):
+    command = [*render_command, "--scene", "rgb", "--size", "8", "--raw", "-"]
     result = subprocess.run(command, capture_output=True, timeout=60)
     (tmp_path / "r.npy").write_bytes(result.stdout)
     assert result.returncode == 0 and np.load(tmp_path / "r.npy").shape == (8, 8, 4)
@@ -214,14 +221,14 @@ def test_kinds_of_special_files(tmp_path):
         ("x" * 300 + ".png", "File name too long"),
     ],
 )
-def test_unwritable_outputs_are_one_line_and_nothing_is_touched(tmp_path, name, reason):
+def test_unwritable_outputs_are_one_line_and_nothing_is_touched(tmp_path, name, reason, render_command):
     server = socket.socket(socket.AF_UNIX)
     server.bind(str(tmp_path / "sock.png"))
     (tmp_path / "dangling.png").symlink_to(tmp_path / "missing.png")
     (tmp_path / "loop.png").symlink_to(tmp_path / "loop.png")
     before = _only(tmp_path)
     result = subprocess.run(
-        [*RENDER, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / name), "--overwrite"],
+        [*render_command, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / name), "--overwrite"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -232,10 +239,10 @@ def test_unwritable_outputs_are_one_line_and_nothing_is_touched(tmp_path, name, 
     server.close()
 
 
-def test_overwrite_replaces_a_link_itself_and_never_its_target(tmp_path):
+def test_overwrite_replaces_a_link_itself_and_never_its_target(tmp_path, render_command):
     (tmp_path / "real.png").write_bytes(b"old")
     (tmp_path / "link.png").symlink_to("real.png")
-    command = [*RENDER, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / "link.png"), "--overwrite"]
+    command = [*render_command, "--scene", "rgb", "--size", "8", "--out", str(tmp_path / "link.png"), "--overwrite"]
     assert subprocess.run(command, capture_output=True, timeout=60).returncode == 0
     assert not (tmp_path / "link.png").is_symlink() and (tmp_path / "link.png").read_bytes().startswith(PNG_MAGIC)
     assert (tmp_path / "real.png").read_bytes() == b"old"
@@ -243,10 +250,12 @@ def test_overwrite_replaces_a_link_itself_and_never_its_target(tmp_path):
 
 @pytest.mark.parametrize("overwrite", [False, True])
 @pytest.mark.parametrize("planted", ["link to a victim", "fifo", "link to /dev/null"])
-def test_what_appears_at_the_name_during_a_render_is_never_written_through(tmp_path, planted, overwrite):
+def test_what_appears_at_the_name_during_a_render_is_never_written_through(
+    tmp_path, planted, overwrite, render_command
+):
     target, victim = tmp_path / "r.png", tmp_path / "victim.txt"
     victim.write_bytes(b"precious")
-    command = [*RENDER, "--scene", "rand10k", "--size", "768", "--out", str(target)]
+    command = [*render_command, "--scene", "rand10k", "--size", "768", "--out", str(target)]
     process = subprocess.Popen(
         command + (["--overwrite"] if overwrite else []), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
@@ -265,30 +274,32 @@ def test_what_appears_at_the_name_during_a_render_is_never_written_through(tmp_p
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
-def test_a_descriptor_path_writes_through_the_descriptor_never_truncating(tmp_path):
+def test_a_descriptor_path_writes_through_the_descriptor_never_truncating(tmp_path, render_command):
     log = tmp_path / "log.txt"
     log.write_bytes(b"first line\n")
     with open(log, "ab") as appending:
         result = subprocess.run(
-            [*RENDER, "--scene", "rgb", "--size", "8", "--out", "/dev/stdout"], stdout=appending, stderr=subprocess.PIPE
+            [*render_command, "--scene", "rgb", "--size", "8", "--out", "/dev/stdout"],
+            stdout=appending,
+            stderr=subprocess.PIPE,
         )
     assert result.returncode == 0 and log.read_bytes().startswith(b"first line\n" + PNG_MAGIC)
 
 
-def test_a_read_only_descriptor_is_one_line_and_its_file_is_kept(tmp_path):
+def test_a_read_only_descriptor_is_one_line_and_its_file_is_kept(tmp_path, render_command):
     precious = tmp_path / "precious.txt"
     precious.write_bytes(b"precious")
     with open(precious, "rb") as reading:
-        command = [*RENDER, "--scene", "rgb", "--size", "8", "--out", f"/dev/fd/{reading.fileno()}"]
+        command = [*render_command, "--scene", "rgb", "--size", "8", "--out", f"/dev/fd/{reading.fileno()}"]
         result = subprocess.run(command, capture_output=True, text=True, pass_fds=(reading.fileno(),))
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert result.returncode == 1 and len(errors) == 1 and "Bad file descriptor" in errors[0], result.stderr
     assert precious.read_bytes() == b"precious"
 
 
-def test_an_output_into_the_messages_pipe_is_refused():
+def test_an_output_into_the_messages_pipe_is_refused(render_command):
     for outputs in (["--out", "/dev/stderr", "--raw", "-"], ["--out", "/dev/stderr"], ["--raw", "/proc/self/fd/2"]):
-        command = [*RENDER, "--scene", "rgb", "--size", "8", *outputs]
+        command = [*render_command, "--scene", "rgb", "--size", "8", *outputs]
         result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         assert result.returncode == 2 and b"is standard error, where this command's messages go" in result.stdout
         assert PNG_MAGIC not in result.stdout and b"NUMPY" not in result.stdout

@@ -1,4 +1,4 @@
-"""Issue 6, item 1, at scale: 10 million circles load; files that only claim to be huge are
+"""Scene files at scale: 10 million circles load exactly; files that only claim to be huge are
 rejected from their headers before any memory is spent; the app keeps its scene meanwhile."""
 
 import os
@@ -7,7 +7,6 @@ import zipfile
 
 import numpy as np
 import pytest
-from edge_scenes import write_many_circles
 
 from app.session import Session
 from app.settings import Settings
@@ -18,9 +17,9 @@ TEN_MILLION = 10_000_000
 
 
 @pytest.fixture(scope="module")
-def ten_million(tmp_path_factory):
+def ten_million(tmp_path_factory, many_circles_file):
     path = tmp_path_factory.mktemp("big") / "ten-million.npz"
-    return path, write_many_circles(path, TEN_MILLION)
+    return path, many_circles_file(path, TEN_MILLION)
 
 
 def test_ten_million_circles_load_exactly(ten_million):

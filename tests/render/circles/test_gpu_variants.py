@@ -1,4 +1,4 @@
-"""GPU tests: every variant against the CPU reference (skipped without a CUDA GPU).
+"""Every CUDA variant of the circle renderer against the CPU reference (skipped without a CUDA GPU).
 
 Run on the lent GPU: ``python3 -m pytest -m gpu tests``.
 """
@@ -15,30 +15,10 @@ from scenes.builtin import SCENE_NAMES, SCORED_SCENES, build_scene
 
 pytestmark = pytest.mark.gpu
 
-CONFIGS = [choice.label() for choice in CIRCLE_VARIANTS.configurations()] + ["auto"]
-_references = {}
 
-
-def reference(name, size, frame=0, seed=0):
-    key = (name, size, frame, seed)
-    if key not in _references:
-        renderer = ReferenceRenderer()
-        renderer.load(build_scene(name, seed), size, size)
-        _references[key] = render_frame(renderer, frame)
-    return _references[key]
-
-
-def gpu(name, variant, size, frame=0, seed=0):
-    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
-    renderer.load(build_scene(name, seed), size, size)
-    renderer.poison()
-    return render_frame(renderer, frame)
-
-
-@pytest.mark.parametrize("variant", CONFIGS)
 @pytest.mark.parametrize("name", SCENE_NAMES)
-def test_every_variant_every_scene_256(name, variant):
-    result = compare_images(reference(name, 256), gpu(name, variant, 256))
+def test_every_variant_every_scene_256(name, circle_config, reference_frame, gpu_frame):
+    result = compare_images(reference_frame(name, 256), gpu_frame(name, circle_config, 256))
     assert result.passed, result
 
 
@@ -56,8 +36,8 @@ def test_every_variant_every_scene_256(name, variant):
     ],
 )
 @pytest.mark.parametrize("name", SCORED_SCENES)
-def test_scored_scenes_1024(name, variant):
-    result = compare_images(reference(name, 1024), gpu(name, variant, 1024))
+def test_scored_scenes_1024(name, variant, reference_frame, gpu_frame):
+    result = compare_images(reference_frame(name, 1024), gpu_frame(name, variant, 1024))
     assert result.passed, result
 
 
@@ -77,23 +57,25 @@ def test_animation_state_and_frames_match(name):
 
 @pytest.mark.parametrize("size", [100, 257, 1000])
 @pytest.mark.parametrize("variant", ["per-pixel", "tile-scan:tile=32", "tile-sort:tile=32,test=exact"])
-def test_sizes_not_multiple_of_tile(size, variant):
-    assert compare_images(reference("rand10k", size), gpu("rand10k", variant, size)).passed
+def test_sizes_not_multiple_of_tile(size, variant, reference_frame, gpu_frame):
+    assert compare_images(reference_frame("rand10k", size), gpu_frame("rand10k", variant, size)).passed
 
 
-def test_random_seed_like_the_course_checker():
+def test_random_seed_like_the_course_checker(reference_frame, gpu_frame):
     seed = 31337
     for variant in ("tile-scan", "tile-sort", "auto"):
-        assert compare_images(reference("rand10k", 512, seed=seed), gpu("rand10k", variant, 512, seed=seed)).passed
+        assert compare_images(
+            reference_frame("rand10k", 512, seed=seed), gpu_frame("rand10k", variant, 512, seed=seed)
+        ).passed
 
 
-def test_poison_is_overwritten_and_would_be_caught():
+def test_poison_is_overwritten_and_would_be_caught(reference_frame):
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-scan"))
     renderer.load(build_scene("rgb"), 64, 64)
     renderer.poison()
     poisoned = renderer.image()
     assert np.isnan(poisoned).all()
-    assert compare_images(reference("rgb", 64), poisoned).bad_values == 64 * 64 * 3
+    assert compare_images(reference_frame("rgb", 64), poisoned).bad_values == 64 * 64 * 3
 
 
 def test_stage_times_are_recorded():

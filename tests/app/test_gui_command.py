@@ -1,0 +1,95 @@
+"""The ``gui`` command as a process, windowed under Xvfb and headless (EGL): its screenshot and
+stats, no display, a scene file that does not load, and screenshots that cannot be written."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+
+@pytest.mark.parametrize("headless", [False, True], ids=["xvfb-window", "egl-headless"])
+def test_gui_command_screenshot(x_display, config, tmp_path, headless, gui_command, expected_rgb8):
+    shot = tmp_path / "shot.png"
+    stats = tmp_path / "stats.json"
+    args = ["gui", "--scene", "rgb", "--size", "256", "--frames", "3", "--window", "800x500"]
+    args += ["--screenshot", str(shot), "--stats", str(stats)] + (["--headless"] if headless else [])
+    result = gui_command(*args, drop_display=headless)
+    assert result.returncode == 0, result.stderr
+    from PIL import Image
+
+    screen = np.asarray(Image.open(shot))
+    assert screen.shape == (500, 800, 3)
+    # The view is 420 x 500: the 256 frame is scaled to 420 x 420, starting 40 rows down.
+    view = screen[40:460, 380:800]
+    scaled_index = (np.arange(256) + 0.5) * 420 / 256
+    assert np.array_equal(view[np.ix_(scaled_index.astype(int), scaled_index.astype(int))], expected_rgb8("rgb", 256))
+    assert json.loads(stats.read_text())["display_path"] == "host copy"
+    assert not (config / "settings.json").exists()  # gui runs save nothing
+
+
+def test_no_display_says_so_and_points_to_headless(config, gui_command):
+    result = gui_command(drop_display=True)
+    assert result.returncode == 2
+    assert "no display" in result.stderr and "gui --headless" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "name, content, extra",
+    [
+        ("bad.json", '{"kind": "circles", "position": "nowhere"}', ["--headless"]),
+        ("bad.json", "{broken", []),
+        ("bad.npz", "PK not really", ["--renderer", "spheres", "--headless"]),
+        ("gone.json", None, ["--headless"]),
+    ],
+    ids=["json-headless", "json-window", "spheres-npz", "missing"],
+)
+def test_gui_scene_that_fails_to_load_exits_with_its_message(
+    x_display, config, tmp_path, name, content, extra, gui_command
+):
+    bad, shot = tmp_path / name, tmp_path / "s.png"
+    if content is not None:
+        bad.write_text(content)
+    args = ["gui", *extra, "--frames", "2", "--scene", str(bad), "--screenshot", str(shot)]
+    result = gui_command(*args, drop_display="--headless" in extra)
+    assert result.returncode == 2, result.stderr
+    assert f"error: cannot open scene: {bad}" in result.stderr
+    assert "rand10k" not in result.stderr and "classic" not in result.stderr  # no other scene ran
+    assert not shot.exists()
+
+
+# The app as `gui --screenshot NAME` starts it, once the command line has found NAME free.
+_SCREENSHOT_TO_A_NEW_NAME = """
+import sys
+sys.path.insert(0, {root!r})
+from app.launch import GuiOptions, run_gui
+from scenes.safe_write import NEW_FILE
+options = GuiOptions(scene="rgb", size=256, frames=2, headless=True, screenshot={name!r})
+options.placements[{name!r}] = NEW_FILE
+sys.exit(run_gui(options))
+"""
+
+
+def _screenshot_errors(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if "screenshot" in line or line.startswith("error")]
+
+
+def test_a_screenshot_that_cannot_be_written_is_one_line_and_exit_1(config, gui_command):
+    result = gui_command(
+        "gui", "--headless", "--scene", "rgb", "--size", "256", "--frames", "2", "--screenshot", "/dev/full"
+    )
+    errors = _screenshot_errors(result)
+    assert result.returncode == 1 and errors == ["error: cannot write /dev/full: No space left on device"], (
+        result.stderr
+    )
+
+
+def test_a_screenshot_name_taken_after_the_check_is_kept(config, tmp_path, repo_root):
+    taken = tmp_path / "shot.png"
+    taken.write_bytes(b"theirs")
+    script = _SCREENSHOT_TO_A_NEW_NAME.format(root=str(repo_root), name=str(taken))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    errors = _screenshot_errors(result)
+    assert result.returncode == 1 and len(errors) == 1 and "was created by another program" in errors[0], result.stderr
+    assert taken.read_bytes() == b"theirs"
