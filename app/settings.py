@@ -97,11 +97,7 @@ _VARIANTS = {kind.settings_fields["variant"]: kind.variants for kind in KINDS.va
 def _problem(key: str, value, default) -> str | None:
     """Why ``value`` cannot be the field ``key`` whose default is ``default``; None when it can."""
     if key in _LIMITS:
-        try:
-            _LIMITS[key].check(value)
-        except OutOfRange as error:
-            return str(error)
-        return None
+        return _refusal(_LIMITS[key].check, value, OutOfRange)
     if type(value) is not type(default):
         return f"should be {type(default).__name__}, got {value!r}"
     if key in _CHOICES and value not in _CHOICES[key]:
@@ -109,10 +105,16 @@ def _problem(key: str, value, default) -> str | None:
     if key in _SCENES and not (value in _SCENES[key] or is_scene_file(value)):
         return f"is not a built-in scene or scene file: {value!r}"
     if key in _VARIANTS:
-        try:
-            _VARIANTS[key].parse(value)
-        except UnknownVariantError as error:
-            return str(error)
+        return _refusal(_VARIANTS[key].parse, value, UnknownVariantError)
+    return None
+
+
+def _refusal(accept, value, refused: type[Exception]) -> str | None:
+    """The message of the ``refused`` error ``accept(value)`` raises; None when it accepts ``value``."""
+    try:
+        accept(value)
+    except refused as error:
+        return str(error)
     return None
 
 

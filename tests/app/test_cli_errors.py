@@ -5,6 +5,7 @@ the user. In-process, so each case costs milliseconds."""
 import os
 import pty
 import resource
+import shlex
 import signal
 import subprocess
 
@@ -26,52 +27,52 @@ def call_main(capsys, args):
 
 
 # Rejected by argparse: usage, then "main.py <command>: error: ...".
-PARSE_ERRORS = [
-    (["frobnicate"], "invalid choice: 'frobnicate'"),
-    (["render"], "the following arguments are required: --scene"),
-    (["render", "--scene", "rgb", "--size", "0"], "size must be an integer in 1..16384, got 0"),
-    (["render", "--scene", "rgb", "--size", "x"], "size must be an integer in 1..16384, got 'x'"),
-    (["render", "--scene", "rgb", "--size", "20000"], "size must be an integer in 1..16384, got 20000"),
-    (["render", "--scene", "rgb", "--seed", "-1"], "seed must be an integer in 0..4294967295, got -1"),
-    (["render", "--scene", "rgb", "--frame", "x"], "frame must be an integer in 0..2147483647, got 'x'"),
-    (["render", "--scene", "rgb", "--renderer", "cubes"], "invalid choice: 'cubes'"),
-    (["render", "--scene", "rgb", "--backend", "opencl"], "invalid choice: 'opencl'"),
-    (["render", "--scene", "rgb", "--view", "fancy"], "invalid choice: 'fancy'"),
-    (["render", "--scene", "classic", "--azimuth", "north"], "azimuth must be a number in -360..360, got 'north'"),
-    (["render", "--scene", "classic", "--roughness", "2"], "roughness must be a finite number in 0..1, got 2.0"),
-    (["render", "--scene", "classic", "--metalness", "x"], "metalness must be a number in 0..1, got 'x'"),
-    (["render", "--scene", "rgb", "--bogus"], "unrecognized arguments: --bogus"),
-    (["check", "--size", "0"], "size must be an integer in 1..16384, got 0"),
-    (["bench", "--runs", "0"], "runs must be an integer in 1..100, got 0"),
-    (["bench", "--frames", "x"], "frames must be an integer in 1..1000, got 'x'"),
-    (["bench", "--renderer", "spheres", "--counts", "0"], "sphere count must be an integer in 1..65536, got 0"),
-    (["gui"], "the following arguments are required: --frames"),
-    (["gui", "--frames", "0"], "frames must be an integer in 1..10000000, got 0"),
-    (["gui", "--frames", "1", "--size", "100"], "size must be an integer in 256..4096, got 100"),
-    (["gui", "--frames", "1", "--window", "big"], "window size must be WxH, e.g. 1280x800, got 'big'"),
-    (["gui", "--frames", "1", "--window", "100x100"], "window size must be 200..16384 each way"),
-    (["scene"], "the following arguments are required: ACTION"),
-    (["scene", "save", "rgb"], "the following arguments are required: file"),
-    (["scene", "save", "rgb", "x.txt"], "'x.txt' must end in .npz or .json"),
-    (["scene", "save", "rgb", "/dev/stdout"], "'/dev/stdout' must end in .npz or .json"),
-    (["render", "--scene", "rgb", "--out", "x.jpg"], "'x.jpg' must end in .png (or be - for standard output)"),
-    (["render", "--scene", "rgb", "--raw", "x.png"], "'x.png' must end in .npy"),
-    (["render", "--scene", "rgb", "--out", ""], "the output path is empty"),
-    (["bench", "--json", "b.txt"], "'b.txt' must end in .json"),
-    (["gui", "--frames", "1", "--screenshot", "s.jpeg"], "'s.jpeg' must end in .png"),
-    (["gui", "--frames", "1", "--stats", "s"], "'s' must end in .json"),
-    (["render", "--scene", "rgb", "--seed", str(2**32)], "seed must be an integer in 0..4294967295, got 4294967296"),
-    (["render", "--scene", "classic", "--elevation", "90"], "elevation must be a finite number in -89..89, got 90.0"),
-    (["render", "--scene", "classic", "--azimuth", "nan"], "azimuth must be a finite number in -360..360, got nan"),
-    (["render", "--scene", "classic", "--count", "65537"], "sphere count must be an integer in 1..65536, got 65537"),
-    (["gui", "--frames", "1", "--count", "0"], "sphere count must be an integer in 1..65536, got 0"),
-    (["gui", "--frames", "1", "--seed", "-5"], "seed must be an integer in 0..4294967295, got -5"),
+PARSE_ERRORS = [  # command lines as a shell would split them
+    ("frobnicate", "invalid choice: 'frobnicate'"),
+    ("render", "the following arguments are required: --scene"),
+    ("render --scene rgb --size 0", "size must be an integer in 1..16384, got 0"),
+    ("render --scene rgb --size x", "size must be an integer in 1..16384, got 'x'"),
+    ("render --scene rgb --size 20000", "size must be an integer in 1..16384, got 20000"),
+    ("render --scene rgb --seed -1", "seed must be an integer in 0..4294967295, got -1"),
+    ("render --scene rgb --frame x", "frame must be an integer in 0..2147483647, got 'x'"),
+    ("render --scene rgb --renderer cubes", "invalid choice: 'cubes'"),
+    ("render --scene rgb --backend opencl", "invalid choice: 'opencl'"),
+    ("render --scene rgb --view fancy", "invalid choice: 'fancy'"),
+    ("render --scene classic --azimuth north", "azimuth must be a number in -360..360, got 'north'"),
+    ("render --scene classic --roughness 2", "roughness must be a finite number in 0..1, got 2.0"),
+    ("render --scene classic --metalness x", "metalness must be a number in 0..1, got 'x'"),
+    ("render --scene rgb --bogus", "unrecognized arguments: --bogus"),
+    ("check --size 0", "size must be an integer in 1..16384, got 0"),
+    ("bench --runs 0", "runs must be an integer in 1..100, got 0"),
+    ("bench --frames x", "frames must be an integer in 1..1000, got 'x'"),
+    ("bench --renderer spheres --counts 0", "sphere count must be an integer in 1..65536, got 0"),
+    ("gui", "the following arguments are required: --frames"),
+    ("gui --frames 0", "frames must be an integer in 1..10000000, got 0"),
+    ("gui --frames 1 --size 100", "size must be an integer in 256..4096, got 100"),
+    ("gui --frames 1 --window big", "window size must be WxH, e.g. 1280x800, got 'big'"),
+    ("gui --frames 1 --window 100x100", "window size must be 200..16384 each way"),
+    ("scene", "the following arguments are required: ACTION"),
+    ("scene save rgb", "the following arguments are required: file"),
+    ("scene save rgb x.txt", "'x.txt' must end in .npz or .json"),
+    ("scene save rgb /dev/stdout", "'/dev/stdout' must end in .npz or .json"),
+    ("render --scene rgb --out x.jpg", "'x.jpg' must end in .png (or be - for standard output)"),
+    ("render --scene rgb --raw x.png", "'x.png' must end in .npy"),
+    ("render --scene rgb --out ''", "the output path is empty"),
+    ("bench --json b.txt", "'b.txt' must end in .json"),
+    ("gui --frames 1 --screenshot s.jpeg", "'s.jpeg' must end in .png"),
+    ("gui --frames 1 --stats s", "'s' must end in .json"),
+    ("render --scene rgb --seed 4294967296", "seed must be an integer in 0..4294967295, got 4294967296"),
+    ("render --scene classic --elevation 90", "elevation must be a finite number in -89..89, got 90.0"),
+    ("render --scene classic --azimuth nan", "azimuth must be a finite number in -360..360, got nan"),
+    ("render --scene classic --count 65537", "sphere count must be an integer in 1..65536, got 65537"),
+    ("gui --frames 1 --count 0", "sphere count must be an integer in 1..65536, got 0"),
+    ("gui --frames 1 --seed -5", "seed must be an integer in 0..4294967295, got -5"),
 ]
 
 
-@pytest.mark.parametrize("args, message", PARSE_ERRORS)
-def test_argparse_errors_give_usage_and_exit_2(capsys, args, message):
-    code, lines = call_main(capsys, args)
+@pytest.mark.parametrize("command, message", PARSE_ERRORS)
+def test_argparse_errors_give_usage_and_exit_2(capsys, command, message):
+    code, lines = call_main(capsys, shlex.split(command))
     assert code == 2 and lines[0].startswith("usage: main.py")
     assert lines[-1].startswith("main.py") and "error: " in lines[-1] and message in lines[-1], lines
 
