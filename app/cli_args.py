@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from app.outputs import output_name
 from render.core import limits
-from render.kinds import KIND_NAMES, KINDS
+from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
 from scenes.files import SCENE_SUFFIXES
 
 SCENE_HELP = (
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help=SCENE_HELP,
     )
-    render.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    render.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     render.add_argument(
         "--count",
         type=_within(limits.SPHERE_COUNT),
@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
         shaded.add_argument(f"--{name}", type=_within(limit), help=f"{text}, {limit.text()}")
 
     check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference")
-    check.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
     check.add_argument("--variants", nargs="+", help="default: every variant")
     check.add_argument("--size", type=size, default=1024)
@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
-    bench.add_argument("--renderer", choices=RENDERERS, default="circles", help="default: circles")
+    bench.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
     bench.add_argument(
         "--counts",

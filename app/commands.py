@@ -15,7 +15,7 @@ from render.core.image_io import write_png, write_raw, write_text_file
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
 from render.core.renderer import RendererUnavailable, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
-from render.kinds import KIND_OPTIONS, KINDS
+from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
 from scenes.builtin import SCENE_NAMES, build_scene
 from scenes.files import save_scene
 
@@ -196,7 +196,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
     # --scene, --variant and --seed name a renderer's things: circles unless --renderer says otherwise.
     names_something = args.scene or args.variant or args.seed is not None
-    renderer = args.renderer or ("circles" if names_something else None)
+    renderer = args.renderer or (DEFAULT_KIND if names_something else None)
     if renderer is not None:
         kind = _kind_of(args, renderer)
         if args.variant:

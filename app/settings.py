@@ -27,7 +27,7 @@ from render.core.limits import (
     OutOfRange,
 )
 from render.core.variants import UnknownVariantError
-from render.kinds import KINDS
+from render.kinds import DEFAULT_KIND, KINDS
 from scenes.files import is_scene_file
 
 # A saved file is well under 1 KiB: anything past this cap is not ours, and is not worth parsing.
@@ -61,7 +61,7 @@ class Settings:
     vsync: bool = True
     force_host_copy: bool = False
     export_folder: str = dataclasses.field(default_factory=default_export_folder)
-    renderer: str = "circles"
+    renderer: str = DEFAULT_KIND
     sphere_scene: str = "classic"
     sphere_count: int = 1024  # of the random sphere scene
     sphere_seed: int = 0  # of the random sphere scene

@@ -8,6 +8,7 @@ from render.spheres.kind import SPHERES
 
 KINDS: dict[str, RendererKind] = {kind.name: kind for kind in (CIRCLES, SPHERES)}
 KIND_NAMES = tuple(KINDS)
+DEFAULT_KIND = CIRCLES.name  # what runs when no --renderer (or saved setting) says otherwise
 # The options that only some kinds take, and which kinds take each (for "--count applies to ...").
 KIND_OPTIONS: dict[str, tuple[str, ...]] = {}
 for _kind in KINDS.values():
