@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import ctypes
 import time
-from pathlib import Path
 
 import numpy as np
 from OpenGL import GL
 
 from render.core.image_io import rgb8
-
-SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
+from shaders import SHADER_DIR
 
 
 class InteropUnavailable(RuntimeError):

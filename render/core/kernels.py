@@ -5,9 +5,9 @@ and for ``nvcc`` in the CI compile test, so both build exactly the same code.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
-SHADER_DIR = Path(__file__).resolve().parents[2] / "shaders"
+from shaders import SHADER_DIR
+
 ARCH = "sm_90"
 
 # --fmad=false: the reference rounds every float32 product and sum separately (see circle_common.cuh).

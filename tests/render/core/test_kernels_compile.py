@@ -9,9 +9,10 @@ import pytest
 from render.circles import constants as circle_constants
 from render.circles.variants import SUPPORT_SOURCES as CIRCLE_SUPPORT
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
-from render.core.kernels import SHADER_DIR, nvcc_command
+from render.core.kernels import nvcc_command
 from render.spheres import constants as sphere_constants
 from render.spheres.variants import VARIANTS as SPHERE_VARIANTS
+from shaders import SHADER_DIR
 
 DISPLAY_SOURCES = ("to_rgba8.cu",)  # app/display.py's conversion kernel
 
