@@ -31,7 +31,8 @@ import numpy as np
 
 SCENE_SUFFIXES = (".npz", ".json")
 CIRCLE_FIELDS = ("kind", "position", "velocity", "color", "radius", "shading", "background", "animation")
-SPHERE_FIELDS = ("kind", "center", "radius", "color", "roughness", "metalness")
+# Materials (roughness, metalness) are the shaded view's settings, not the scene's: no sphere field.
+SPHERE_FIELDS = ("kind", "center", "radius", "color")
 _FIELDS = {"circles": CIRCLE_FIELDS, "spheres": SPHERE_FIELDS}
 # A guard against files that would exhaust host memory; the GPU may hold fewer (the renderer says).
 MAX_CIRCLES = 50_000_000

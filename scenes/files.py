@@ -1,4 +1,4 @@
-"""Circle and sphere scene files (``shared/spec/scene-files.md``): ``.npz`` for large scenes, ``.json``
+"""Circle and sphere scene files (``docs/scene-files.md``): ``.npz`` for large scenes, ``.json``
 for hand-written ones. Loading validates every field and raises SceneFileError with one line that
 names the file and the field; ``scenes.file_reading`` bounds what reading the file may cost.
 """
