@@ -1,9 +1,10 @@
-"""The command line: ``render``, ``check``, ``bench``, ``gui`` and ``scene save``.
+"""The command line: ``render``, ``check``, ``bench``, ``gui`` and ``scene save``; with no command, the app.
 
-Exit codes: 0 success; 1 a check found differences, or a runtime failure (an output could not be
-written, standard output closed or full, out of host memory); 2 bad arguments or input, with the
-command's usage when the arguments are what is wrong; 128 + N when stopped by signal N (130 for
-Ctrl-C). A stopped or failed command leaves no partial or temporary file behind.
+Exit codes: 0 success; 1 a check found differences, or a runtime failure (an output exists or could
+not be written, a scene file that cannot be read, standard output closed or full, out of memory);
+2 bad arguments (the usage is printed only when the command line itself cannot be parsed); 3 the
+command needs a CUDA GPU and none is usable; 128 + N when stopped by signal N (130 for Ctrl-C). A
+stopped or failed command leaves no partial or temporary file behind.
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ import threading
 
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
-from app.outputs import OutputRefused, writes_to_stdout
-from render.core.renderer import OutOfHostMemory, RendererUnavailable
+from app.outputs import OutputExists, OutputRefused, writes_to_stdout
+from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
 from scenes.files import SceneFileError
 from scenes.safe_write import OutputError, reserve_standard_descriptors
 
 # Where each command's output files are, so that messages move to stderr when one of them is stdout.
 _OUTPUT_OPTIONS = ("out", "raw", "json", "chart", "screenshot", "stats", "file")
-# Errors that say an argument names nothing usable: the command's usage, then the message.
-_USAGE_ERRORS = (UsageError, OutputRefused, *(error for kind in KINDS.values() for error in kind.scene_errors))
+# Errors that say an argument names nothing usable (exit code 2).
+_USAGE_ERRORS = (UsageError, *(error for kind in KINDS.values() for error in kind.scene_errors))
+# What the command found while it worked: an existing output, a file, a GPU or host out of room (1).
+_RUNTIME_ERRORS = (OutputExists, SceneFileError, RendererUnavailable, OutputError)
 
 
 class Stopped(BaseException):
@@ -86,23 +89,28 @@ def _flush_stdout() -> str | None:
     return None
 
 
+def _free_name(stem: str, suffix: str) -> str:
+    """``stem + suffix``, or the first of ``stem-2``, ``stem-3``, ... that names nothing yet."""
+    name, number = stem + suffix, 1
+    while os.path.lexists(name):
+        number += 1
+        name = f"{stem}-{number}{suffix}"
+    return name
+
+
 def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
     try:
         return COMMANDS[args.action](args)
-    except _USAGE_ERRORS as error:
-        sys.stderr.write(args.usage())
+    except NoGpu as error:
         note(f"error: {error}")
-        return 2
-    except OutOfHostMemory as error:
-        note(f"error: {error}")
-        return 1
-    except (SceneFileError, RendererUnavailable) as error:
-        note(f"error: {error}")
-        return 2
-    except OutputError as error:
+        return 3
+    except _RUNTIME_ERRORS as error:
         note(f"error: {error}")
         return 1
+    except (*_USAGE_ERRORS, OutputRefused) as error:
+        note(f"error: {error}")
+        return 2
     except MemoryError:
         note(f"error: not enough host memory for this {args.command} (try a smaller size or count)")
         return 1
@@ -137,9 +145,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         raise
     if args.command is None:
-        from app.launch import GuiOptions, run_gui
+        from app.surfaces import has_display
 
-        return run_gui(GuiOptions(persist=True))
+        if has_display():
+            from app.launch import GuiOptions, run_gui
+
+            return run_gui(GuiOptions(persist=True))
+        out = _free_name("rand10k", ".png")
+        note(f"note: no display; rendering {out} instead (rasterlab gui --headless runs the app offscreen)")
+        args = parser.parse_args(["render", "--scene", "rand10k", "--out", out])
     to_stdout = any(writes_to_stdout(getattr(args, name, None)) for name in _OUTPUT_OPTIONS)
     # With a file going to standard output, every message goes to stderr instead.
     messages = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()

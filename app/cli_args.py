@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from app import __version__
 from app.outputs import output_name
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
@@ -32,8 +33,9 @@ at all. '-', /dev/stdout, a FIFO or /dev/null is written into as a stream; folde
 devices are refused. Scene names: a built-in name is the built-in scene unless it has a path
 separator or a suffix (./rand10k, rand10k.npz are files).
 
-exit codes: 0 done; 1 a check found differences or a runtime failure (a file could not be written,
-standard output closed or full, out of memory); 2 bad arguments or input; 128+N stopped by signal N."""
+exit codes: 0 done; 1 a check found differences or a runtime failure (an output exists, a file could
+not be read or written, standard output closed or full, out of memory); 2 bad arguments; 3 the
+command needs a CUDA GPU and none is usable; 128+N stopped by signal N."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 class UsageError(Exception):
-    """Bad arguments: printed after the command's usage, exit code 2."""
+    """Bad arguments that parse (an unknown variant, options that do not go together): one line, exit code 2."""
 
 
 def _within(limit: limits.Limit) -> Callable[[str], int | float]:
@@ -83,17 +85,23 @@ def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
     parser = sub.add_parser(
         name, help=help, description=help, epilog=RULES, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.set_defaults(action=name, usage=parser.format_usage)
+    parser.set_defaults(action=name)
     return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="main.py",
-        description="rasterlab: explore GPU circle-rendering kernels (CS149 assignment 3 scenes).",
+        prog="rasterlab",
+        description=(
+            "rasterlab: explore GPU rendering kernels: the CS149 circle renderer (--renderer circles)\n"
+            "and the CUDA by Example sphere tracer (--renderer spheres).\n\n"
+            "With no command the app opens; where no display exists, rand10k is rendered to\n"
+            "rand10k.png instead (or the next free name, rand10k-2.png, ...)."
+        ),
         epilog=RULES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"rasterlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     size, seed = _within(limits.RENDER_SIZE), _within(limits.SEED)
     png, json_file = output_name(".png"), output_name(".json")
@@ -189,11 +197,17 @@ def build_parser() -> argparse.ArgumentParser:
     scene = sub.add_parser("scene", help="scene files")
     scene_sub = scene.add_subparsers(dest="scene_command", metavar="ACTION", required=True)
     save = _subcommand(scene_sub, "save", "save a built-in scene to .npz or .json")
-    save.add_argument("name", help="built-in scene name")
+    save.add_argument("name", help="built-in scene name (spheres: classic or random)")
     save.add_argument(
         "file", type=output_name(*SCENE_SUFFIXES, streams_need_suffix=True), help="output file (.npz or .json)"
     )
-    save.add_argument("--seed", type=seed, default=0)
-    save.add_argument("--frame", type=_within(limits.FRAME), help="save the state of frame k (after k+1 advances)")
+    save.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
+    save.add_argument(
+        "--count", type=_within(limits.SPHERE_COUNT), help=f"spheres: how many, {limits.SPHERE_COUNT.text()}"
+    )
+    save.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
+    save.add_argument(
+        "--frame", type=_within(limits.FRAME), help="circles: save the state of frame k (after k+1 advances)"
+    )
     save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     return parser

@@ -13,11 +13,11 @@ from render.core import limits
 from render.core.gpu import gpu_problem
 from render.core.image_io import write_png, write_raw, write_text_file
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
-from render.core.renderer import RendererUnavailable, render_frame
+from render.core.renderer import NoGpu, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
-from scenes.builtin import SCENE_NAMES, build_scene
-from scenes.files import save_scene
+from scenes.builtin import build_scene
+from scenes.files import save_scene, save_sphere_scene
 
 _LOOK_OPTIONS = ("azimuth", "elevation", "roughness", "metalness")
 
@@ -35,7 +35,7 @@ def choose_backend(requested: str | None) -> str:
     """'cuda' or 'cpu'; without a request, cuda when a GPU is usable, saying which was chosen."""
     problem = gpu_problem()
     if requested == "cuda" and problem:
-        raise RendererUnavailable(f"--backend cuda needs a CUDA GPU: {problem}")
+        raise NoGpu(f"--backend cuda needs a CUDA GPU: {problem}")
     if requested == "cpu" or problem:
         note("backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")"))
         return "cpu"
@@ -45,10 +45,18 @@ def choose_backend(requested: str | None) -> str:
     return "cuda"
 
 
-def _require_gpu(command: str) -> None:
+def _require_gpu(what: str) -> None:
+    """Refuse at once, before any work, what runs only on a GPU when none is usable (exit code 3)."""
     problem = gpu_problem()
     if problem:
-        raise RendererUnavailable(f"{command} runs the CUDA variants and needs a CUDA GPU: {problem}")
+        raise NoGpu(f"{what} needs a CUDA GPU: {problem}")
+
+
+def _variant_needs_gpu(args: argparse.Namespace) -> None:
+    """One rule for every command and renderer: a variant named on the command line runs on the GPU
+    or not at all; with none named, the CPU reference runs where no GPU is usable, and says so."""
+    if args.variant:
+        _require_gpu(f"--variant {args.variant}")
 
 
 def _kind_of(args: argparse.Namespace, name: str | None = None) -> RendererKind:
@@ -107,6 +115,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     choice = _variant(kind, args.variant) if args.variant else None
     if choice and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
+    _variant_needs_gpu(args)
     look = _look(args, kind)
     scene = kind.scene_loader(args.scene, args.seed, args.count)()
     frame = _frame_of(scene, args.frame, kind.animated(scene, look))
@@ -133,7 +142,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for name in args.scenes or ():
         kind.scene_loader(name, args.seed, None)  # an unknown name fails now, before the GPU is asked
     look = _look(args, kind)
-    _require_gpu("check")
+    _require_gpu("check, which runs the CUDA variants,")
     request = CheckRequest(args.scenes, variants, args.size, args.seed, args.frame, look)
 
     def report(line: str) -> None:
@@ -161,7 +170,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         kind.scene_loader(name, args.seed, None)
     look = _look(args, kind)
     placements = claim_outputs([args.json, getattr(args, "chart", None)], args.overwrite)
-    _require_gpu("bench")
+    _require_gpu("bench, which times the CUDA variants,")
     counts, sizes = (tuple(values) if values else None for values in (args.counts, args.sizes))
     request = BenchRequest(args.scenes, variants, args.size, args.seed, args.frames, args.runs, counts, sizes, look)
     outcome = kind.bench(request, progress_bar)
@@ -176,10 +185,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_scene_save(args: argparse.Namespace) -> int:
-    if args.name not in SCENE_NAMES:
-        raise UsageError(f"unknown scene {args.name!r}; built-in scenes are: {', '.join(SCENE_NAMES)}")
+    """A built-in scene of ``--renderer``'s kind (circles by default) as a scene file."""
+    kind = _kind_of(args)
+    spheres = kind.name == "spheres"
+    if args.name not in kind.scene_names:
+        what = "sphere scene" if spheres else "scene"
+        owner = next((k.name for k in KINDS.values() if args.name in k.scene_names), None)
+        hint = f"; {args.name!r} is a scene of --renderer {owner}" if owner else ""
+        raise UsageError(f"unknown {what} {args.name!r}; built-in {what}s are: {', '.join(kind.scene_names)}{hint}")
+    if spheres:
+        if args.frame is not None:
+            raise UsageError("--frame applies to --renderer circles: a sphere scene is the same in every frame")
+        placements = claim_outputs([args.file], args.overwrite)
+        sphere_scene = kind.scene_loader(args.name, args.seed, args.count)()
+        path = save_sphere_scene(sphere_scene, args.file, placements[args.file])
+        print(f"wrote {path} ({args.name}, {sphere_scene.count} spheres)")
+        return 0
     placements = claim_outputs([args.file], args.overwrite)
-    scene = build_scene(args.name, args.seed)
+    scene = build_scene(args.name, 0 if args.seed is None else args.seed)
     if args.frame is not None:
         from scenes.animation import advance
 
@@ -203,6 +226,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
             _variant(kind, args.variant)
         if args.scene:
             kind.scene_loader(args.scene, None, None)
+    _variant_needs_gpu(args)
     if args.backend == "cuda":
         choose_backend("cuda")
     placements = claim_outputs([args.screenshot, args.stats], args.overwrite)

@@ -40,7 +40,7 @@ class GuiOptions:
 
 NO_DISPLAY_HELP = (
     "no display: the window cannot open here (DISPLAY is not set). Use "
-    "`python main.py gui --headless --frames 60 --screenshot shot.png` to run the app offscreen, or "
+    "`rasterlab gui --headless --frames 60 --screenshot shot.png` to run the app offscreen, or "
     "the headless commands (render, check, bench)."
 )
 
@@ -96,7 +96,7 @@ def run_gui(options: GuiOptions) -> int:
 
     if not options.headless and not has_display():
         _say(f"error: {NO_DISPLAY_HELP}")
-        return 2
+        return 1
     settings, warning = load_settings()
     if warning:
         _say(f"warning: {warning}")
@@ -108,13 +108,13 @@ def run_gui(options: GuiOptions) -> int:
             surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
     except NoDisplay as error:
         _say(f"error: {error}. {NO_DISPLAY_HELP if not options.headless else ''}".rstrip())
-        return 2
+        return 1
     from app.window import App
 
     session = _start_session(settings, options)
     if session is None:
         surface.close()
-        return 2
+        return 1
     app = App(surface, session, keep_layout=options.persist)
     if app.config_warning:
         _say(f"warning: {app.config_warning}")

@@ -20,6 +20,10 @@ class OutputRefused(Exception):
     """An output that cannot or may not be written; the message names it and says why."""
 
 
+class OutputExists(OutputRefused):
+    """An output that exists, which the user did not allow to be replaced."""
+
+
 def output_name(*suffixes: str, streams_need_suffix: bool = False) -> Callable[[str], str]:
     """An argparse type: a path ending in one of ``suffixes``, or a stream (``-`` for standard
     output, ``/dev/stdout``, a FIFO, a character device), which is written into as it is. With
@@ -68,7 +72,7 @@ def claim_outputs(paths: Iterable[str | None], overwrite: bool) -> dict[str, Pla
             placements[path] = Placement(stream=True)
             continue
         if kind == EXISTING and not overwrite and not _confirmed(f"{path} exists. Replace it? [y/N] "):
-            raise OutputRefused(f"{path} exists; pass --overwrite to replace it")
+            raise OutputExists(f"{path} exists; pass --overwrite to replace it")
         placements[path] = Placement(replace=overwrite or kind == EXISTING)
     return placements
 

@@ -16,7 +16,7 @@ from render.circles.tile_warp import TileWarp
 from render.circles.variants import VARIANTS
 from render.core.gpu import gpu_problem
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
-from render.core.renderer import Renderer, RendererUnavailable
+from render.core.renderer import NoGpu, Renderer, RendererUnavailable
 from render.core.timing import StageTimer
 from render.core.variants import VariantChoice
 from scenes.model import CircleScene
@@ -32,7 +32,7 @@ class CudaRenderer(Renderer):
     def __init__(self, choice: VariantChoice) -> None:
         problem = gpu_problem()
         if problem:
-            raise RendererUnavailable(problem)
+            raise NoGpu(problem)
         self.choice = choice
         self.name = choice.label()
         self.timer = StageTimer(STAGES)

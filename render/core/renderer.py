@@ -14,6 +14,10 @@ class RendererUnavailable(RuntimeError):
     """A backend or variant cannot run this input here (no GPU, too large, ...); the message says why."""
 
 
+class NoGpu(RendererUnavailable):
+    """No CUDA GPU is usable here, and what was asked for runs only on one; the message says why."""
+
+
 class OutOfHostMemory(RendererUnavailable):
     """The host could not allocate what a frame needs; the message says what."""
 

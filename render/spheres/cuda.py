@@ -11,7 +11,7 @@ import numpy as np
 
 from render.core.gpu import gpu_problem
 from render.core.grids import BLOCK_2D, grid_2d
-from render.core.renderer import RendererUnavailable
+from render.core.renderer import NoGpu, RendererUnavailable
 from render.core.variants import VariantChoice
 from render.spheres.constants import (
     CONSTANT_MEMORY_BYTES,
@@ -47,7 +47,7 @@ class SphereCudaRenderer:
             raise ValueError(f"unknown sphere view {view!r}; valid views are: {', '.join(VIEWS)}")
         problem = gpu_problem()
         if problem:
-            raise RendererUnavailable(problem)
+            raise NoGpu(problem)
         self.choice = choice
         self.name = choice.label()
         self.view = view

@@ -1,9 +1,13 @@
 """The command line's main paths: a CPU render to PNG and .npy that agree, the default output name,
-saving a scene then rendering it, and the real entry point's exit code and usage."""
+saving a scene then rendering it, ``--version``, no command without a display, and the real entry
+point's exit code."""
+
+import os
 
 import numpy as np
 from PIL import Image
 
+from app import __version__
 from app.cli import main
 from render.core.gpu import gpu_problem
 
@@ -42,9 +46,22 @@ def test_default_output_name_and_backend_note(tmp_path, run_main):
         assert "backend: cpu" in result.stderr
 
 
-def test_no_command_says_what_to_do(run_main):
-    result = run_main()
-    assert result.returncode == 2 and "render" in result.stderr
+def test_no_command_without_a_display_renders_rand10k_to_a_free_name(tmp_path, run_main):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    (tmp_path / "rand10k.png").write_bytes(b"the user's own file")
+    result = run_main(cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "note: no display; rendering rand10k-2.png instead (rasterlab gui --headless runs the app offscreen)"
+    )
+    assert "error" not in result.stderr
+    assert (tmp_path / "rand10k.png").read_bytes() == b"the user's own file"
+    assert Image.open(tmp_path / "rand10k-2.png").size == (1024, 1024)
+
+
+def test_version(run_main):
+    result = run_main("--version")
+    assert result.returncode == 0 and result.stdout == f"rasterlab {__version__}\n"
 
 
 def test_scene_save_then_render(tmp_path):
@@ -55,8 +72,8 @@ def test_scene_save_then_render(tmp_path):
     assert np.load(raw).shape == (32, 32, 4)
 
 
-def test_the_process_exits_2_with_usage_and_no_traceback(run_main):
+def test_the_process_exits_2_with_one_line_and_no_traceback(run_main):
     # test_cli_errors.py covers every error path in-process; this runs the real entry point.
     result = run_main("render", "--scene", "nope")
-    assert result.returncode == 2 and result.stderr.startswith("usage: main.py render")
-    assert "error: unknown scene 'nope'" in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 2 and result.stderr.startswith("error: unknown scene 'nope'")
+    assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr

@@ -1,6 +1,7 @@
-"""Every error path of the command line. Bad arguments print the command's usage and one ``error:``
-line, bad input or an unusable environment one ``error:`` line; all exit 2, and no traceback reaches
-the user. In-process, so each case costs milliseconds."""
+"""Every error path of the command line. Arguments that do not parse print the usage and one
+``error:`` line; every other error is one ``error:`` line: bad arguments exit 2, runtime failures
+(an existing output, a bad scene file, a full disk) 1, a GPU that is needed and missing 3. No
+traceback reaches the user. In-process where it can be, so each case costs milliseconds."""
 
 import os
 import pty
@@ -73,12 +74,11 @@ PARSE_ERRORS = [  # command lines as a shell would split them
 @pytest.mark.parametrize("command, message", PARSE_ERRORS)
 def test_argparse_errors_give_usage_and_exit_2(capsys, command, message):
     code, lines = call_main(capsys, shlex.split(command))
-    assert code == 2 and lines[0].startswith("usage: main.py")
-    assert lines[-1].startswith("main.py") and "error: " in lines[-1] and message in lines[-1], lines
+    assert code == 2 and lines[0].startswith("usage: rasterlab")
+    assert lines[-1].startswith("rasterlab") and "error: " in lines[-1] and message in lines[-1], lines
 
 
-# Rejected by our code; {tmp} stands for the test's folder, which holds existing.png, existing.json
-# and the folder folder.npy.
+# Rejected by our code, in one line without the usage; {tmp} stands for the test's folder.
 _SPHERES = ["render", "--renderer", "spheres", "--scene", "classic"]
 USAGE_ERRORS = [
     (["render", "--scene", "rgb", "--count", "5"], "--count applies to --renderer spheres"),
@@ -106,45 +106,57 @@ USAGE_ERRORS = [
     ([*_SPHERES, "--backend", "cpu", "--variant", "global"], "applies to the cuda backend"),
     ([*_SPHERES, "--azimuth", "10"], "--azimuth applies to --view shaded"),
     (["scene", "save", "nope", "x.npz"], "unknown scene 'nope'"),
-    (
-        ["render", "--scene", "rgb", "--out", "{tmp}/existing.png"],
-        "{tmp}/existing.png exists; pass --overwrite to replace it",
-    ),
     (["render", "--scene", "rgb", "--raw", "{tmp}/folder.npy"], "folder.npy: it is a folder"),
     (["render", "--scene", "rgb", "--out", "-", "--raw", "/dev/stdout"], "- and /dev/stdout name the same file"),
     (["render", "--scene", "bouncingballs", "--frame", "10001"], "bouncingballs is animated, and frame k costs"),
     (["scene", "save", "snow", "s.npz", "--frame", "20000"], "frame of an animated scene must be in 0..10000"),
     (["render", "--scene", "rgb", "--out", "{tmp}/no/x.png"], "its folder does not exist"),
-    (["scene", "save", "rgb", "{tmp}/existing.json"], "existing.json exists; pass --overwrite"),
-    (["bench", "--json", "{tmp}/existing.json"], "existing.json exists; pass --overwrite"),
-    (["bench", "--renderer", "spheres", "--chart", "{tmp}/existing.png"], "existing.png exists; pass --overwrite"),
     (["bench", "--renderer", "spheres", "--json", "{tmp}/no/b.json"], "its folder does not exist"),
-    (["gui", "--frames", "1", "--screenshot", "{tmp}/existing.png"], "existing.png exists; pass --overwrite"),
-    (["gui", "--frames", "1", "--stats", "{tmp}/existing.json"], "existing.json exists; pass --overwrite"),
+]
+# An output that exists is a runtime refusal (exit 1): the arguments were fine.
+EXISTING_OUTPUTS = [
+    ["render", "--scene", "rgb", "--out", "{tmp}/existing.png"],
+    ["scene", "save", "rgb", "{tmp}/existing.json"],
+    ["bench", "--json", "{tmp}/existing.json"],
+    ["bench", "--renderer", "spheres", "--chart", "{tmp}/existing.png"],
+    ["gui", "--frames", "1", "--screenshot", "{tmp}/existing.png"],
+    ["gui", "--frames", "1", "--stats", "{tmp}/existing.json"],
 ]
 
 
-@pytest.mark.parametrize("case", range(len(USAGE_ERRORS)))
-def test_usage_errors_give_usage_one_error_line_and_exit_2(capsys, tmp_path, monkeypatch, case):
+@pytest.fixture
+def folder_with_outputs(tmp_path, monkeypatch):
+    """The test's folder, made current, holding existing.png, existing.json and the folder folder.npy;
+    ``fill(args)`` puts its path where the arguments say {tmp}."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "existing.png").write_bytes(b"keep")
     (tmp_path / "existing.json").write_bytes(b"keep")
     (tmp_path / "folder.npy").mkdir()
-    args, message = USAGE_ERRORS[case]
-    tmp = str(tmp_path)
-    args, message = [arg.replace("{tmp}", tmp) for arg in args], message.replace("{tmp}", tmp)
-    code, lines = call_main(capsys, args)
-    assert code == 2 and lines[0].startswith("usage: main.py"), lines
-    errors = [line for line in lines if line.startswith("error:")]
-    assert len(errors) == 1 and message in errors[0] and lines[-1] == errors[0], lines
+    yield lambda text: text.replace("{tmp}", str(tmp_path))
     assert (tmp_path / "existing.png").read_bytes() == b"keep" and (tmp_path / "existing.json").read_bytes() == b"keep"
+
+
+@pytest.mark.parametrize("case", range(len(USAGE_ERRORS)))
+def test_bad_arguments_are_one_line_and_exit_2(capsys, folder_with_outputs, case):
+    args, message = USAGE_ERRORS[case]
+    code, lines = call_main(capsys, [folder_with_outputs(arg) for arg in args])
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), lines
+    assert folder_with_outputs(message) in lines[0]
+
+
+@pytest.mark.parametrize("args", EXISTING_OUTPUTS)
+def test_an_existing_output_is_one_line_and_exit_1(capsys, folder_with_outputs, args):
+    args = [folder_with_outputs(arg) for arg in args]
+    code, lines = call_main(capsys, args)
+    existing = next(arg for arg in args if "existing" in arg)
+    assert (code, lines) == (1, [f"error: {existing} exists; pass --overwrite to replace it"])
 
 
 def test_count_with_a_sphere_scene_file_is_a_usage_error(capsys, tmp_path):
     path = tmp_path / "s.json"
     path.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}')
     code, lines = call_main(capsys, ["render", "--renderer", "spheres", "--scene", str(path), "--count", "3"])
-    assert code == 2 and lines[0].startswith("usage:") and "--count applies to the built-in sphere scenes" in lines[-1]
+    assert code == 2 and len(lines) == 1 and "--count applies to the built-in sphere scenes" in lines[0]
 
 
 @pytest.mark.parametrize(
@@ -161,7 +173,7 @@ def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
         path.write_text(content)
     out = tmp_path / "o.png"
     code, lines = call_main(capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(out)])
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert code == 1 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
     assert not out.exists()
 
 
@@ -175,11 +187,15 @@ def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
         ["check", "--renderer", "spheres"],
         ["bench", "--renderer", "spheres"],
         ["gui", "--frames", "1", "--backend", "cuda"],
+        ["render", "--scene", "rgb", "--variant", "tile-warp"],
+        ["render", "--renderer", "spheres", "--scene", "classic", "--variant", "global"],
+        ["gui", "--frames", "1", "--variant", "per-pixel"],
+        ["gui", "--frames", "1", "--renderer", "spheres", "--variant", "constant"],
     ],
 )
-def test_no_gpu_is_one_line(capsys, args):
+def test_no_gpu_is_one_line_and_exit_3(capsys, args):
     code, lines = call_main(capsys, args)
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and "needs a CUDA GPU" in lines[0]
+    assert code == 3 and len(lines) == 1 and lines[0].startswith("error: ") and "needs a CUDA GPU" in lines[0]
 
 
 def test_interrupt_exits_130(capsys, monkeypatch):
@@ -196,7 +212,7 @@ def test_overwrite_replaces_and_a_terminal_is_asked(tmp_path, main_command):
     out.write_bytes(b"old")
     command = [*main_command, "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
     command += ["--out", str(out)]
-    for answer, code in ((b"n\n", 2), (b"y\n", 0)):
+    for answer, code in ((b"n\n", 1), (b"y\n", 0)):
         leader, follower = pty.openpty()
         process = subprocess.Popen(command, stdin=follower, stderr=follower, stdout=subprocess.PIPE)
         os.close(follower)

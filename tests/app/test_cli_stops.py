@@ -116,7 +116,7 @@ def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out, run_mai
     assert "Traceback" not in stderr, stderr
     errors = [line for line in stderr.splitlines() if line.startswith("error:")]
     if out == "existing.png":  # nobody to ask: refused, and the file is kept
-        assert result.returncode == 2 and "exists; pass --overwrite" in errors[0]
+        assert result.returncode == 1 and "exists; pass --overwrite" in errors[0]
     elif out == "-" and closed == 1:  # refused before the work: nothing can land in a file opened meanwhile
         assert result.returncode == 2 and errors == [
             "error: cannot write -: descriptor 1 was closed when the command started"
