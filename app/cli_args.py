@@ -170,7 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")
     bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
-    gui = _subcommand(sub, "gui", "run the app's window loop for N frames (tests, docs, screenshots)")
+    gui = _subcommand(
+        sub, "gui", "open the app with these options; with --frames N, run N frames and exit (scripts, screenshots)"
+    )
     gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
     gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
     gui.add_argument(
@@ -184,14 +186,25 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--seed", type=seed, help=limits.SEED.text())
     gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     gui.add_argument(
-        "--frames", type=_within(limits.GUI_FRAMES), required=True, help="window-loop passes before exiting"
+        "--frames",
+        type=_within(limits.GUI_FRAMES),
+        help=f"window-loop passes before exiting, {limits.GUI_FRAMES.text()} (default: until the window closes)",
     )
-    gui.add_argument("--screenshot", type=png, help="save the window, UI included, as PNG after the last frame")
+    gui.add_argument(
+        "--no-settings",
+        action="store_true",
+        help="start from the default settings instead of the saved ones, and save nothing",
+    )
+    gui.add_argument(
+        "--screenshot", type=png, help="with --frames: save the window, UI included, as PNG after the last frame"
+    )
     gui.add_argument("--window", type=_window_size, help="window size WxH (default: the last one used)")
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
     gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
-    gui.add_argument("--stats", type=json_file, help="write median frame, stage and display-copy times to this JSON")
+    gui.add_argument(
+        "--stats", type=json_file, help="with --frames: write median frame, stage and display-copy times to this JSON"
+    )
     gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
     scene = sub.add_parser("scene", help="scene files")

@@ -227,6 +227,10 @@ def cmd_gui(args: argparse.Namespace) -> int:
         if args.scene:
             kind.scene_loader(args.scene, None, None)
     _variant_needs_gpu(args)
+    if args.frames is None:
+        scripted = [name for name in ("headless", "screenshot", "stats") if getattr(args, name)]
+        if scripted:
+            raise UsageError(f"--{scripted[0]} needs --frames N (without it the window stays open until closed)")
     if args.backend == "cuda":
         choose_backend("cuda")
     placements = claim_outputs([args.screenshot, args.stats], args.overwrite)
@@ -247,6 +251,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
         force_host_copy=True if args.host_copy else None,
         stats=args.stats,
         placements=placements,
+        persist=args.frames is None and not args.no_settings,
+        fresh=args.no_settings,
     )
     return run_gui(options)
 

@@ -35,7 +35,8 @@ class GuiOptions:
     force_host_copy: bool | None = None
     stats: str | None = None  # JSON file for the frame-time medians
     placements: dict[str, Placement] = dataclasses.field(default_factory=dict)  # how each output is written
-    persist: bool = False  # save settings on exit (the interactive app only)
+    persist: bool = False  # save settings and the panel layout on exit (interactive runs only)
+    fresh: bool = False  # start from the default settings, not the saved ones
 
 
 NO_DISPLAY_HELP = (
@@ -97,7 +98,7 @@ def run_gui(options: GuiOptions) -> int:
     if not options.headless and not has_display():
         _say(f"error: {NO_DISPLAY_HELP}")
         return 1
-    settings, warning = load_settings()
+    settings, warning = (Settings(), None) if options.fresh else load_settings()
     if warning:
         _say(f"warning: {warning}")
     _apply(settings, options)

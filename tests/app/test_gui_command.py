@@ -1,5 +1,6 @@
 """The ``gui`` command as a process, windowed under Xvfb and headless (EGL): its screenshot and
-stats, no display, a scene file that does not load, and screenshots that cannot be written."""
+stats, no display, a scene file that does not load, screenshots that cannot be written; without
+--frames it is the interactive app, and --no-settings starts from the defaults and saves nothing."""
 
 import json
 import subprocess
@@ -93,3 +94,39 @@ def test_a_screenshot_name_taken_after_the_check_is_kept(config, tmp_path, repo_
     errors = _screenshot_errors(result)
     assert result.returncode == 1 and len(errors) == 1 and "was created by another program" in errors[0], result.stderr
     assert taken.read_bytes() == b"theirs"
+
+
+@pytest.mark.parametrize(
+    "args, frames, persist, fresh",
+    [
+        (["gui"], None, True, False),
+        (["gui", "--scene", "rgb", "--size", "512"], None, True, False),
+        (["gui", "--no-settings"], None, False, True),
+        (["gui", "--frames", "5"], 5, False, False),
+        (["gui", "--frames", "5", "--no-settings"], 5, False, True),
+    ],
+)
+def test_gui_without_frames_is_the_interactive_app(monkeypatch, args, frames, persist, fresh):
+    import app.launch
+    from app.cli import main
+
+    opened = []
+    monkeypatch.setattr(app.launch, "run_gui", lambda options: opened.append(options) or 0)
+    assert main(args) == 0
+    (options,) = opened
+    assert (options.frames, options.persist, options.fresh) == (frames, persist, fresh)
+    assert options.scene == ("rgb" if "rgb" in args else None)
+
+
+def test_no_settings_starts_from_the_defaults(config, tmp_path, gui_command):
+    from app.settings import Settings
+
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"scene": "rgb", "size": 256}))
+    for extra, scene in (([], "rgb"), (["--no-settings"], Settings().scene)):
+        stats = tmp_path / f"stats{len(extra)}.json"
+        args = ["gui", "--headless", "--frames", "2", "--backend", "cpu", "--stats", stats, *extra]
+        result = gui_command(*args, drop_display=True)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(stats.read_text())["scene"] == scene
+    assert json.loads((config / "settings.json").read_text()) == {"scene": "rgb", "size": 256}

@@ -1,6 +1,7 @@
 """Every .cu file builds for sm_90 with the same options the app gives NVRTC (no GPU needed): each
 kind's support kernels, and every build of every row of its variant table (render/kinds.py)."""
 
+import os
 import shutil
 import subprocess
 
@@ -36,14 +37,23 @@ def builds():
 BUILDS = list(builds())
 
 
+@pytest.fixture
+def nvcc():
+    """Skips without nvcc, where a user runs the tests; CI sets RASTERLAB_REQUIRE_NVCC=1, so there a
+    missing nvcc fails instead: every kernel must compile on every change."""
+    if shutil.which("nvcc") is None:
+        if os.environ.get("RASTERLAB_REQUIRE_NVCC"):
+            pytest.fail("nvcc is not on PATH, and RASTERLAB_REQUIRE_NVCC is set")
+        pytest.skip("needs nvcc (a CUDA toolkit) on PATH to compile the kernels")
+
+
 def test_every_source_is_built():
     """No .cu file escapes the compile test: each is a table row's, a kind's support or the display's."""
     assert {source for source, _ in BUILDS} == {p.name for p in SHADER_DIR.glob("*.cu")}
 
 
-def test_shared_constants_are_required():
+def test_shared_constants_are_required(nvcc):
     """A kernel built without the Python side's constants refuses to compile instead of using stale copies."""
-    assert shutil.which("nvcc"), "nvcc must be on PATH (CI has it): every kernel must compile"
     for source in ("render_tile_warp.cu", "spheres_constant.cu"):
         command = nvcc_command(source, {}, "/dev/null")
         result = subprocess.run(command, capture_output=True, text=True)
@@ -51,8 +61,7 @@ def test_shared_constants_are_required():
 
 
 @pytest.mark.parametrize("source, defines", BUILDS, ids=[f"{s}-{d}" for s, d in BUILDS])
-def test_compiles_for_sm90(tmp_path, source, defines):
-    assert shutil.which("nvcc"), "nvcc must be on PATH (CI has it): every kernel must compile"
+def test_compiles_for_sm90(nvcc, tmp_path, source, defines):
     command = nvcc_command(source, defines, str(tmp_path / "k.cubin"))
     result = subprocess.run(command + ["-Xptxas", "-v", "-Werror", "all-warnings"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
