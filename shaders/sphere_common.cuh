@@ -6,7 +6,7 @@
 #pragma once
 
 // SPHERE_FLOATS, MAX_CONSTANT_SPHERES and SHADE_PARAM_FLOATS are render/spheres/constants.py's.
-#if !defined(SPHERE_FLOATS) || !defined(MAX_CONSTANT_SPHERES) || !defined(SHADE_PARAM_FLOATS)
+#if !defined(SPHERE_FLOATS) || !defined(MAX_CONSTANT_SPHERES) || !defined(SHADE_PARAM_FLOATS) || !defined(BOOK_SIZE)
 #error "build through render.spheres.constants.load_sphere_module, which defines the shared constants"
 #endif
 
@@ -26,8 +26,10 @@ __device__ __forceinline__ bool sphere_pixel(int size, int* x, int* y) {
     return *x < size && *y < size;
 }
 
-// The book's view: an orthographic ray along z through (x - DIM/2, y - DIM/2); the largest depth
-// dz + z wins and colours the pixel by its colour times the shading factor dz / radius.
+// The book's view: an orthographic ray along z through (x - DIM/2, y - DIM/2) at DIM = BOOK_SIZE,
+// and through those offsets times BOOK_SIZE / size at other sizes, so every size shows the whole
+// picture (times 1.0f, exactly the book's, at BOOK_SIZE). The largest depth dz + z wins and colours
+// the pixel by its colour times the shading factor dz / radius.
 struct ClassicPixel {
     int x, y;
     float ox, oy;
@@ -37,8 +39,9 @@ struct ClassicPixel {
 
     __device__ __forceinline__ bool start(int size, const ShadeParams*) {
         if (!sphere_pixel(size, &x, &y)) return false;
-        ox = static_cast<float>(x - size / 2);
-        oy = static_cast<float>(y - size / 2);
+        const float scale = static_cast<float>(BOOK_SIZE) / static_cast<float>(size);
+        ox = static_cast<float>(x - size / 2) * scale;
+        oy = static_cast<float>(y - size / 2) * scale;
         return true;
     }
 

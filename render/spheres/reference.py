@@ -1,14 +1,17 @@
 """The NumPy reference of the "CUDA by Example" ray tracer: the oracle for the sphere variants.
 
-Orthographic rays along z through pixel centres ox = x - DIM/2, oy = y - DIM/2 (integer halves, as
-the book's int arithmetic); the nearest hit (largest dz + z, the first sphere on ties) colours the
-pixel by its colour times dz / radius, truncated to 8 bits. float32 throughout, in the book's order.
+Orthographic rays along z through ox = x - DIM/2, oy = y - DIM/2 (integer halves, as the book's int
+arithmetic) at DIM = BOOK_SIZE, the book's; at other sizes those offsets times BOOK_SIZE / size, so
+the whole picture is shown scaled (times 1.0, the book's exactly, at BOOK_SIZE). The nearest hit
+(largest dz + z, the first sphere on ties) colours the pixel by its colour times dz / radius,
+truncated to 8 bits. float32 throughout, in the book's order.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from render.spheres.constants import BOOK_SIZE
 from scenes.spheres import SphereScene
 
 f32 = np.float32
@@ -18,20 +21,21 @@ SPHERE_INF = f32(2e10)
 def trace_reference(scene: SphereScene, size: int) -> np.ndarray:
     """uint8 (size, size, 4) RGBA, alpha 255, row 0 = y = 0 (the bottom of the picture)."""
     half = size // 2
+    scale = f32(BOOK_SIZE) / f32(size)  # float32 division, as the kernels' 1024.0f / size
     maxz = np.full((size, size), -SPHERE_INF, np.float32)
     rgb = np.zeros((size, size, 3), np.float32)
     for index in range(scene.count):
         radius = scene.radius[index]
         cx, cy, cz = scene.center[index]
         # Only pixels whose offset is within one radius can hit; one pixel of margin keeps it safe.
-        x0 = max(int(np.floor(cx - radius)) + half - 1, 0)
-        x1 = min(int(np.ceil(cx + radius)) + half + 2, size)
-        y0 = max(int(np.floor(cy - radius)) + half - 1, 0)
-        y1 = min(int(np.ceil(cy + radius)) + half + 2, size)
+        x0 = max(int(np.floor((cx - radius) / scale)) + half - 1, 0)
+        x1 = min(int(np.ceil((cx + radius) / scale)) + half + 2, size)
+        y0 = max(int(np.floor((cy - radius) / scale)) + half - 1, 0)
+        y1 = min(int(np.ceil((cy + radius) / scale)) + half + 2, size)
         if x0 >= x1 or y0 >= y1:
             continue
-        ox = (np.arange(x0, x1) - half).astype(np.float32)[None, :]
-        oy = (np.arange(y0, y1) - half).astype(np.float32)[:, None]
+        ox = (np.arange(x0, x1) - half).astype(np.float32)[None, :] * scale
+        oy = (np.arange(y0, y1) - half).astype(np.float32)[:, None] * scale
         dx, dy = ox - cx, oy - cy
         r2 = radius * radius
         hit = dx * dx + dy * dy < r2

@@ -1,4 +1,5 @@
-"""The sphere tracer's scenes, reference semantics and scene files (no GPU needed)."""
+"""The sphere tracer's scenes, reference semantics and scene files (no GPU needed); the classic view
+is the book's picture at 1024 and the same picture scaled at other sizes."""
 
 import hashlib
 
@@ -8,6 +9,9 @@ import pytest
 from render.spheres.reference import trace_reference
 from scenes.files import SceneFileError, load_sphere_scene, save_sphere_scene
 from scenes.spheres import SphereScene, build_sphere_scene, random_spheres
+
+# The classic scene's reference at 1024: the book's picture (checked against the GPU variants since).
+BOOK_PICTURE_SHA256 = "aa0ba768ce10759589f07ff88ce0cbc8b87e8ca8b9317825b8006dfc964ed582"
 
 
 def spheres(*rows):
@@ -36,13 +40,6 @@ def test_random_scene_is_the_same_recipe_by_seed_and_count():
     )
 
 
-def test_classic_image_checksum():
-    image = trace_reference(build_sphere_scene("classic"), 512)
-    assert image.shape == (512, 512, 4) and image.dtype == np.uint8 and (image[..., 3] == 255).all()
-    digest = hashlib.sha256(image.tobytes()).hexdigest()
-    assert digest == CLASSIC_512_SHA256, digest
-
-
 def test_centre_hit_full_shade_and_truncation():
     # size 8: pixel x = 4 has ox = 0. The ray through the centre has dz = radius: shade 1.
     image = trace_reference(spheres((0, 0, 0, 2, 0.5, 1.0, 0.2)), 8)
@@ -50,9 +47,10 @@ def test_centre_hit_full_shade_and_truncation():
 
 
 def test_boundary_is_a_miss_and_background_is_black():
-    image = trace_reference(spheres((0, 0, 0, 2, 1, 1, 1)), 8)
-    assert tuple(image[4, 6]) == (0, 0, 0, 255)  # dx = 2 = radius: not strictly inside
-    assert image[4, 5, 0] > 0 and tuple(image[0, 0]) == (0, 0, 0, 255)
+    # At 1024 a pixel is one unit of the book's coordinates: pixel x = 512 + k has ox = k.
+    image = trace_reference(spheres((0, 0, 0, 2, 1, 1, 1)), 1024)
+    assert tuple(image[512, 514]) == (0, 0, 0, 255)  # dx = 2 = radius: not strictly inside
+    assert image[512, 513, 0] > 0 and tuple(image[0, 0]) == (0, 0, 0, 255)
 
 
 def test_nearest_hit_wins_and_ties_keep_the_first_sphere():
@@ -83,4 +81,19 @@ def test_sphere_files_round_trip_and_reject_bad_ones(tmp_path):
         load_sphere_scene(bad)
 
 
-CLASSIC_512_SHA256 = "9eef82f9a2dba58426bb73e2accbca0d6f6df097cc6ccaf178a52085b377f16c"
+def test_the_classic_view_at_1024_is_the_books_picture_unchanged():
+    image = trace_reference(build_sphere_scene("classic"), 1024)
+    assert image.shape == (1024, 1024, 4) and image.dtype == np.uint8 and (image[..., 3] == 255).all()
+    assert hashlib.sha256(image.tobytes()).hexdigest() == BOOK_PICTURE_SHA256
+
+
+@pytest.mark.parametrize("size, step", [(256, 4), (512, 2)])
+def test_smaller_classic_views_show_the_whole_picture_scaled(size, step):
+    # Offsets times 1024 / size are exactly the 1024 picture's offsets of every step-th pixel.
+    book = trace_reference(build_sphere_scene("classic"), 1024)
+    assert np.array_equal(trace_reference(build_sphere_scene("classic"), size), book[::step, ::step])
+
+
+def test_larger_classic_views_show_the_whole_picture_scaled():
+    book = trace_reference(build_sphere_scene("classic"), 1024)
+    assert np.array_equal(trace_reference(build_sphere_scene("classic"), 2048)[::2, ::2], book)
