@@ -118,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_within(limits.SPHERE_COUNT),
         help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
     )
-    render.add_argument("--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()}")
+    render.add_argument(
+        "--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()} (default 1024)"
+    )
     render.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
     render.add_argument(
         "--frame",
@@ -145,9 +147,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
     check.add_argument("--variants", nargs="+", help="default: every variant")
-    check.add_argument("--size", type=size, default=1024)
-    check.add_argument("--seed", type=seed, default=0)
-    check.add_argument("--frame", type=_within(limits.ANIMATED_FRAME), default=0)
+    check.add_argument(
+        "--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()} (default 1024)"
+    )
+    check.add_argument("--seed", type=seed, default=0, help=f"scene seed, {limits.SEED.text()} (default 0)")
+    check.add_argument(
+        "--frame",
+        type=_within(limits.ANIMATED_FRAME),
+        default=0,
+        help=f"frame k, after k+1 advances, {limits.ANIMATED_FRAME.text()} (default 0)",
+    )
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
@@ -157,14 +166,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--counts",
         nargs="+",
         type=_within(limits.SPHERE_COUNT),
-        help="spheres: counts (default 20 256 1024 2340 16384)",
+        help=f"spheres: counts, each {limits.SPHERE_COUNT.text()} (default 20 256 1024 2340 16384)",
     )
-    bench.add_argument("--sizes", nargs="+", type=size, help="spheres: sizes (default 512 1024 2048)")
+    bench.add_argument(
+        "--sizes",
+        nargs="+",
+        type=size,
+        help=f"spheres: sizes, each {limits.RENDER_SIZE.text()} (default 512 1024 2048)",
+    )
     bench.add_argument("--variants", nargs="+", help="default: every variant")
-    bench.add_argument("--size", type=size, default=1024)
-    bench.add_argument("--seed", type=seed, default=0)
-    bench.add_argument("--frames", type=_within(limits.BENCH_FRAMES), default=4)
-    bench.add_argument("--runs", type=_within(limits.BENCH_RUNS), default=3)
+    bench.add_argument(
+        "--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()} (default 1024)"
+    )
+    bench.add_argument("--seed", type=seed, default=0, help=f"scene seed, {limits.SEED.text()} (default 0)")
+    bench.add_argument(
+        "--frames",
+        type=_within(limits.BENCH_FRAMES),
+        default=4,
+        help=f"timed frames a run, {limits.BENCH_FRAMES.text()} (default 4)",
+    )
+    bench.add_argument(
+        "--runs",
+        type=_within(limits.BENCH_RUNS),
+        default=3,
+        help=f"runs, the best kept, {limits.BENCH_RUNS.text()} (default 3)",
+    )
     bench.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")
@@ -183,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded")
     gui.add_argument("--variant", help=VARIANT_HELP)
     gui.add_argument("--size", type=_within(limits.APP_SIZE), help=f"render resolution, {limits.APP_SIZE.text()}")
-    gui.add_argument("--seed", type=seed, help=limits.SEED.text())
+    gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default: the last one used)")
     gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     gui.add_argument(
         "--frames",
@@ -198,7 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--screenshot", type=png, help="with --frames: save the window, UI included, as PNG after the last frame"
     )
-    gui.add_argument("--window", type=_window_size, help="window size WxH (default: the last one used)")
+    gui.add_argument(
+        "--window",
+        type=_window_size,
+        help=f"window size WxH, {limits.WINDOW_SIDE.text()} each way (default: the last one used)",
+    )
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
     gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
@@ -220,7 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     save.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
     save.add_argument(
-        "--frame", type=_within(limits.FRAME), help="circles: save the state of frame k (after k+1 advances)"
+        "--frame",
+        type=_within(limits.FRAME),
+        help=f"circles: save the state of frame k (after k+1 advances), animated scenes {limits.ANIMATED_FRAME.text()}",
     )
     save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     return parser

@@ -2,6 +2,7 @@
 saving a scene then rendering it, ``--version``, no command without a display, and the real entry
 point's exit code."""
 
+import argparse
 import os
 
 import numpy as np
@@ -77,3 +78,25 @@ def test_the_process_exits_2_with_one_line_and_no_traceback(run_main):
     result = run_main("render", "--scene", "nope")
     assert result.returncode == 2 and result.stderr.startswith("error: unknown scene 'nope'")
     assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def _options(parser, command=""):
+    """(command, option, action) for every option of ``parser`` and its subcommands."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _options(sub, f"{command} {name}".strip())
+        elif action.option_strings and action.dest not in ("help", "version"):
+            yield command, action.option_strings[0], action
+
+
+def test_every_option_says_what_it_is_with_its_default_and_range():
+    from app.cli_args import build_parser
+
+    for command, option, action in _options(build_parser()):
+        assert action.help, f"{command} {option} has no help"
+        takes_a_value = action.nargs != 0
+        if takes_a_value and action.choices is None and action.default is not None:
+            assert str(action.default) in action.help or "default" in action.help, f"{command} {option}"
+        if getattr(action.type, "__qualname__", "").startswith("_within"):
+            assert ".." in action.help, f"{command} {option} does not say its range"
