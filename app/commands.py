@@ -9,6 +9,7 @@ import sys
 
 from app.cli_args import UsageError
 from app.outputs import claim_outputs
+from app.progress import frame_bar, step_bar
 from render.core import limits
 from render.core.gpu import gpu_problem
 from render.core.image_io import write_png, write_raw, write_text_file
@@ -124,7 +125,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     backend = choose_backend(args.backend)
     renderer = kind.make_renderer((choice or kind.default_variant(scene)) if backend == "cuda" else None, look)
     renderer.load(scene, args.size, args.size)
-    image = render_frame(renderer, frame)
+    with frame_bar(f"rendering {one_line(scene.name)}"):
+        image = render_frame(renderer, frame)
     used = f"cuda {renderer.resolved.label()}" if renderer.resolved else "cpu reference"
     outputs = []
     if out:
@@ -144,23 +146,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     look = _look(args, kind)
     _require_gpu("check, which runs the CUDA variants,")
     request = CheckRequest(args.scenes, variants, args.size, args.seed, args.frame, look)
-
-    def report(line: str) -> None:
-        print(line)
-        sys.stdout.flush()
-
-    outcome = kind.check(request, report)
+    with step_bar("check") as bar:
+        outcome = kind.check(request, bar.write, bar.progress)
     print(outcome.summary)
     return 0 if outcome.passed else 1
-
-
-def progress_bar(done: int, total: int, label: str) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<48}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -173,7 +162,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     _require_gpu("bench, which times the CUDA variants,")
     counts, sizes = (tuple(values) if values else None for values in (args.counts, args.sizes))
     request = BenchRequest(args.scenes, variants, args.size, args.seed, args.frames, args.runs, counts, sizes, look)
-    outcome = kind.bench(request, progress_bar)
+    with step_bar("bench") as bar:
+        outcome = kind.bench(request, bar.progress)
     for line in outcome.lines:
         print(line)
     if args.json:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
 from render.circles.variants import VARIANTS
 from render.core.compare import Comparison, compare_images
+from render.core.kind import Progress
 from render.core.renderer import RendererUnavailable, render_frame
 from scenes.model import CircleScene
 
@@ -40,22 +41,28 @@ def gpu_image(scene: CircleScene, variant: str, size: int, frame: int):
 
 
 def run_check(
-    scenes: Iterable[tuple[str, Callable[[], CircleScene]]],
+    scenes: list[tuple[str, Callable[[], CircleScene]]],
     variants: list[str],
     size: int,
     frame: int,
+    progress: Progress,
 ) -> Iterator[CheckRow]:
     """Compare each variant with the reference on each (name, scene factory); a row per pair, as
-    each is done."""
+    each is done. ``progress`` hears of each step (a scene's CPU reference, a variant) as it starts."""
+    total, done = len(scenes) * len(variants), 0
     for name, make_scene in scenes:
+        progress(done, total, f"{name} CPU reference")
         scene = make_scene()
         reference = reference_image(scene, size, frame)
         for variant in variants:
+            progress(done, total, f"{name} {variant}")
             try:
                 row = CheckRow(name, variant, compare_images(reference, gpu_image(scene, variant, size, frame)))
             except RendererUnavailable as error:
                 row = CheckRow(name, variant, None, str(error))
             yield row
+            done += 1
+    progress(done, total, "done")
 
 
 HEADER = f"{'scene':<14} {'variant':<40} {'max |diff|':>11} {'bad':>6}  result"

@@ -57,13 +57,13 @@ class CircleKind:
     def describe(self, scene: CircleScene, look: Look) -> str:
         return scene.name
 
-    def check(self, request: CheckRequest, report: Callable[[str], None]) -> CheckOutcome:
+    def check(self, request: CheckRequest, report: Callable[[str], None], progress: Progress) -> CheckOutcome:
         from render.circles import check
 
         scenes = [(name, scene_loader(name, request.seed)) for name in (request.scenes or list(SCENE_NAMES))]
         report(check.HEADER)
         report("-" * len(check.HEADER))
-        rows = check.run_check(scenes, request.variants, request.size, request.frame)
+        rows = check.run_check(scenes, request.variants, request.size, request.frame, progress)
         return CheckOutcome(run_and_report(rows, check.row_line, report))
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:

@@ -6,17 +6,24 @@ independent, so large scenes are split into horizontal bands rendered by worker 
 band still blends its circles strictly in index order, so the result does not depend on the split.
 The workers start from a forkserver, so scripts that call this need the usual
 ``if __name__ == "__main__":`` guard.
+
+Progress goes to ``render.core.progress``'s listener. A frame given up while its bands render (an
+exception in the caller's thread: Ctrl-C, SIGTERM, a listener that raises, a failed band) stops the
+workers through a flag they read between circles, at most REPORT_SECONDS apart, so it unwinds within
+a fraction of a second rather than after the bands under way.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
 
 import numpy as np
 
 from render.circles import shading
+from render.core import progress
 from render.core.renderer import Renderer, host_memory
 from scenes.animation import advance
 from scenes.model import CircleScene
@@ -63,7 +70,9 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
     # P = a*C + (1-a)*P, evaluated as (1-a)*P then + a*C: the same two roundings.
     alpha_color = (shading.FLAT_ALPHA * scene.color)[visible][:, :, None, None]
     one_minus = f32(1) - shading.FLAT_ALPHA
+    tick = progress.ticker(len(visible))
     for k, index in enumerate(visible.tolist()):
+        tick(k)
         x0, x1, y0, y1 = box[k]
         px, py, pz = pos[k]
         dx = centers_x[x0:x1] - px
@@ -82,20 +91,54 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
         np.add(planes[3, y0:y1, x0:x1], alpha, out=planes[3, y0:y1, x0:x1], where=covered)
 
 
-# Each worker receives the scene once, through the pool's initializer, not once per band.
-_WORKER_SCENE: CircleScene | None = None
+class _Worker:
+    """What a worker process keeps from the pool's initializer: the scene (sent once, not once per
+    band), the flag that says the frame was given up, and each band's fraction done."""
+
+    def __init__(self, scene: CircleScene, stop, done) -> None:
+        self.scene, self.stop, self.done = scene, stop, done
 
 
-def _receive_scene(scene: CircleScene) -> None:
-    global _WORKER_SCENE
-    _WORKER_SCENE = scene
+_WORKER: _Worker | None = None
 
 
-def _render_band(args: tuple[np.ndarray, int, int]) -> np.ndarray:
-    planes, row0, full_height = args
-    assert _WORKER_SCENE is not None, "the pool's initializer sets the scene"
-    blend_rows(_WORKER_SCENE, planes, row0, full_height)
+class _Abandoned(Exception):
+    """A worker's band was given up: the frame it belongs to was stopped."""
+
+
+def _start_worker(scene: CircleScene, stop, done) -> None:
+    global _WORKER
+    # A terminal's Ctrl-C reaches the whole process group; the command stops the workers (``stop``).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = _Worker(scene, stop, done)
+
+
+def _render_band(args: tuple[np.ndarray, int, int, int]) -> np.ndarray:
+    planes, row0, full_height, slot = args
+    worker = _WORKER
+    assert worker is not None, "the pool's initializer sets the worker up"
+
+    def report(fraction: float) -> None:
+        if worker.stop.value:
+            raise _Abandoned
+        worker.done[slot] = fraction
+
+    with progress.reporting(report):
+        blend_rows(worker.scene, planes, row0, full_height)
+    worker.done[slot] = 1.0
     return planes
+
+
+def _collect(band: Future, done) -> np.ndarray:
+    """``band``'s rows once rendered; meanwhile the listener hears how far the bands are together
+    (``done``: each band's fraction)."""
+    report = progress.listener()
+    while True:
+        try:
+            return band.result(progress.REPORT_SECONDS)
+        except TimeoutError:
+            if report is not None:
+                report(sum(done) / len(done))
 
 
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
@@ -108,12 +151,21 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
     else:
         # More bands than workers, so that a band crowded with big circles leaves no one idle.
         edges = np.linspace(0, height, 4 * workers + 1).astype(int)
-        jobs = [(planes[:, a:b].copy(), a, height) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+        rows = [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+        jobs = [(planes[:, a:b].copy(), a, height, slot) for slot, (a, b) in enumerate(rows)]
         # Not fork: the caller may run CUDA or OpenGL threads, which a forked child must not inherit.
         context = multiprocessing.get_context("forkserver")
-        with ProcessPoolExecutor(workers, context, _receive_scene, (scene,)) as pool:
-            for (_, row0, _), band in zip(jobs, pool.map(_render_band, jobs), strict=True):
-                planes[:, row0 : row0 + band.shape[1]] = band
+        stop, done = context.RawValue("b", 0), context.RawArray("d", len(jobs))
+        with ProcessPoolExecutor(workers, context, _start_worker, (scene, stop, done)) as pool:
+            try:
+                bands = [pool.submit(_render_band, job) for job in jobs]
+                for (a, b), band in zip(rows, bands, strict=True):
+                    planes[:, a:b] = _collect(band, done)
+            except BaseException:
+                # Leaving the pool waits for its workers: have them drop their bands at once.
+                stop.value = 1
+                pool.shutdown(cancel_futures=True)
+                raise
     image[...] = np.moveaxis(planes, 0, -1)
 
 

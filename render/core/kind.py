@@ -85,6 +85,8 @@ class BenchOutcome:
     chart: Callable[..., str] | None = None
 
 
+# ``progress(done, total, label)``: ``done`` of a task's ``total`` steps are done; ``label`` names
+# the step now starting (``done == total``: the task is over).
 Progress = Callable[[int, int, str], None]
 
 
@@ -152,8 +154,11 @@ class RendererKind(Protocol):
         """The scene as a report names it, for example ``rand10k, 10000 circles``."""
         ...
 
-    def check(self, request: CheckRequest, report: Callable[[str], None]) -> CheckOutcome:
-        """Run ``check``, handing ``report`` the table's lines as they come."""
+    def check(self, request: CheckRequest, report: Callable[[str], None], progress: Progress) -> CheckOutcome:
+        """Run ``check``, handing ``report`` the table's lines as they come and ``progress`` each
+        step (a CPU reference, a variant's row) as it starts."""
         ...
 
-    def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome: ...
+    def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
+        """Run ``bench``, handing ``progress`` each timed configuration as it starts."""
+        ...

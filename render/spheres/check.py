@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from render.core.kind import Progress
 from render.core.renderer import RendererUnavailable
 from render.spheres.shading import ShadeSettings, reference_image
 from render.spheres.variants import VARIANTS
@@ -32,16 +33,20 @@ def run_sphere_check(
     scenes: list[SphereScene],
     variants: list[str],
     size: int,
-    view: str = "classic",
+    view: str,
+    progress: Progress,
 ) -> Iterator[SphereCheckRow]:
     """Each variant's image in ``view`` (default shading for the shaded one) against the reference;
     a variant that cannot take a scene (constant memory past 2340 spheres) is a row saying why, not
-    a failure."""
+    a failure. ``progress`` hears of each step (a scene's CPU reference, a variant) as it starts."""
     from render.spheres.cuda import SphereCudaRenderer
 
+    total, done = len(scenes) * len(variants), 0
     for scene in scenes:
+        progress(done, total, f"{scene.name} CPU reference")
         expected = reference_image(scene, size, view, ShadeSettings())
         for variant in variants:
+            progress(done, total, f"{scene.name} {variant}")
             renderer = SphereCudaRenderer(VARIANTS.parse(variant), view)
             try:
                 renderer.load(scene, size)
@@ -53,6 +58,8 @@ def run_sphere_check(
                 differing = int(np.count_nonzero(renderer.image() != expected))
                 row = SphereCheckRow(scene.name, scene.count, variant, differing)
             yield row
+            done += 1
+    progress(done, total, "done")
 
 
 WHAT_DIFFERS = " (8-bit RGB values unlike the reference)"

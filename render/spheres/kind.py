@@ -70,7 +70,7 @@ class SphereKind:
     def describe(self, scene: SphereScene, look: Look) -> str:
         return f"{scene.name}, {scene.count} spheres, {look.view or 'classic'}"
 
-    def check(self, request: CheckRequest, report: Callable[[str], None]) -> CheckOutcome:
+    def check(self, request: CheckRequest, report: Callable[[str], None], progress: Progress) -> CheckOutcome:
         from render.spheres import check
 
         if request.scenes:
@@ -81,7 +81,7 @@ class SphereKind:
         report(check.HEADER)
         report("-" * len(check.HEADER))
         view = request.look.view or "classic"
-        rows = check.run_sphere_check(scenes, request.variants, request.size, view)
+        rows = check.run_sphere_check(scenes, request.variants, request.size, view, progress)
         return CheckOutcome(run_and_report(rows, check.row_line, report), check.WHAT_DIFFERS)
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:

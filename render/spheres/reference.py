@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from render.core import progress
 from render.spheres.constants import BOOK_SIZE
 from scenes.spheres import SphereScene
 
@@ -24,7 +25,9 @@ def trace_reference(scene: SphereScene, size: int) -> np.ndarray:
     scale = f32(BOOK_SIZE) / f32(size)  # float32 division, as the kernels' 1024.0f / size
     maxz = np.full((size, size), -SPHERE_INF, np.float32)
     rgb = np.zeros((size, size, 3), np.float32)
+    tick = progress.ticker(scene.count)
     for index in range(scene.count):
+        tick(index)
         radius = scene.radius[index]
         cx, cy, cz = scene.center[index]
         # Only pixels whose offset is within one radius can hit; one pixel of margin keeps it safe.

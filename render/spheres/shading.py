@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from render.core import progress
 from render.core.limits import ELEVATION, METALNESS, ROUGHNESS
 from render.core.renderer import host_memory
 from scenes.spheres import SphereScene
@@ -124,7 +125,9 @@ def nearest_spheres(scene: SphereScene, d: list[np.ndarray], eye: np.ndarray) ->
     none) and its index int64 (size, size) (-1 where none); ties keep the lower index."""
     t = np.full(d[0].shape, SPHERE_INF, np.float32)
     index = np.full(d[0].shape, -1, np.int64)
+    tick = progress.ticker(scene.count)
     for i in range(scene.count):
+        tick(i)
         oc = [eye[k] - scene.center[i, k] for k in range(3)]
         b = _dot(oc, d)
         c = _dot(oc, oc) - scene.radius[i] * scene.radius[i]
