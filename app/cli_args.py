@@ -89,6 +89,20 @@ def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _number(parser, flag: str, limit: limits.Limit, what: str, default=None, shown: str | None = None, **extra):
+    """A numeric option read through ``limit``; its help says what it is, its range and its default
+    (``shown``, or the ``default`` itself)."""
+    said = shown or (f"default {default}" if default is not None else None)
+    text = f"{what}, {limit.text()}" + (f" ({said})" if said else "")
+    parser.add_argument(flag, type=_within(limit), default=default, help=text, **extra)
+
+
+def _size_and_seed(parser: argparse.ArgumentParser) -> None:
+    """``--size`` and ``--seed`` of the commands that run every scene the same way (check, bench)."""
+    _number(parser, "--size", limits.RENDER_SIZE, "image width and height", 1024)
+    _number(parser, "--seed", limits.SEED, "scene seed", 0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="rasterlab",
@@ -147,50 +161,26 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
     check.add_argument("--variants", nargs="+", help="default: every variant")
-    check.add_argument(
-        "--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()} (default 1024)"
-    )
-    check.add_argument("--seed", type=seed, default=0, help=f"scene seed, {limits.SEED.text()} (default 0)")
-    check.add_argument(
-        "--frame",
-        type=_within(limits.ANIMATED_FRAME),
-        default=0,
-        help=f"frame k, after k+1 advances, {limits.ANIMATED_FRAME.text()} (default 0)",
-    )
+    _size_and_seed(check)
+    _number(check, "--frame", limits.ANIMATED_FRAME, "frame k, after k+1 advances", 0)
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
     bench.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
-    bench.add_argument(
+    _number(
+        bench,
         "--counts",
+        limits.SPHERE_COUNT,
+        "spheres: sphere counts",
+        shown="default 20 256 1024 2340 16384",
         nargs="+",
-        type=_within(limits.SPHERE_COUNT),
-        help=f"spheres: counts, each {limits.SPHERE_COUNT.text()} (default 20 256 1024 2340 16384)",
     )
-    bench.add_argument(
-        "--sizes",
-        nargs="+",
-        type=size,
-        help=f"spheres: sizes, each {limits.RENDER_SIZE.text()} (default 512 1024 2048)",
-    )
+    _number(bench, "--sizes", limits.RENDER_SIZE, "spheres: image sizes", shown="default 512 1024 2048", nargs="+")
     bench.add_argument("--variants", nargs="+", help="default: every variant")
-    bench.add_argument(
-        "--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()} (default 1024)"
-    )
-    bench.add_argument("--seed", type=seed, default=0, help=f"scene seed, {limits.SEED.text()} (default 0)")
-    bench.add_argument(
-        "--frames",
-        type=_within(limits.BENCH_FRAMES),
-        default=4,
-        help=f"timed frames a run, {limits.BENCH_FRAMES.text()} (default 4)",
-    )
-    bench.add_argument(
-        "--runs",
-        type=_within(limits.BENCH_RUNS),
-        default=3,
-        help=f"runs, the best kept, {limits.BENCH_RUNS.text()} (default 3)",
-    )
+    _size_and_seed(bench)
+    _number(bench, "--frames", limits.BENCH_FRAMES, "timed frames a run", 4)
+    _number(bench, "--runs", limits.BENCH_RUNS, "runs, the best kept", 3)
     bench.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")

@@ -5,6 +5,7 @@ and for ``nvcc`` in the CI compile test, so both build exactly the same code.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from shaders import SHADER_DIR
 
@@ -54,3 +55,13 @@ def _load(source: str, defines: tuple[tuple[str, object], ...]):
 def load_module(source: str, **defines: object):
     """The compiled CuPy ``RawModule`` of ``shaders/<source>`` with ``-D`` defines (cached)."""
     return _load(source, tuple(sorted(defines.items())))
+
+
+def module_loader(shared: Mapping[str, object]):
+    """``load(source, **defines)``: ``load_module`` with a renderer's ``shared`` constants defined too,
+    which its kernels refuse to build without."""
+
+    def load(source: str, **defines: object):
+        return load_module(source, **shared, **defines)
+
+    return load
