@@ -131,6 +131,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     reserve_standard_descriptors()
+    if sys.stderr is None:  # started with stderr closed: messages are dropped, never sent to stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -153,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_gui(GuiOptions(persist=True))
         out = _free_name("rand10k", ".png")
         note(f"note: no display; rendering {out} instead (rasterlab gui --headless runs the app offscreen)")
-        args = parser.parse_args(["render", "--scene", "rand10k", "--out", out])
+        args = parser.parse_args(["render", "--scene", "rand10k"])
+        # Should another program take the name meanwhile, the next free one is used at the write.
+        args.out, args.next_free_name = out, True
     to_stdout = any(writes_to_stdout(getattr(args, name, None)) for name in _OUTPUT_OPTIONS)
     # With a file going to standard output, every message goes to stderr instead.
     messages = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()

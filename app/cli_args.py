@@ -4,6 +4,7 @@ every command's ``--help`` repeats (outputs, exit codes)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Callable
 
@@ -43,7 +44,28 @@ class _Parser(argparse.ArgumentParser):
     output be reported like any other."""
 
     def print_help(self, file=None) -> None:
-        (file or sys.stdout).write(self.format_help())
+        if file is None:
+            self.write_stdout(self.format_help())
+        else:
+            file.write(self.format_help())
+
+    @staticmethod
+    def write_stdout(text: str) -> None:
+        """``text`` on standard output; raises OSError when it is closed (argparse would say nothing)."""
+        if sys.stdout is None:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+        sys.stdout.write(text)
+
+
+class _Version(argparse.Action):
+    """``--version``: printed like ``--help``, so a closed or full standard output is an error too."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        _Parser.write_stdout(f"rasterlab {__version__}\n")
+        parser.exit()
 
 
 class UsageError(Exception):
@@ -73,6 +95,9 @@ def _within(limit: limits.Limit) -> Callable[[str], int | float]:
 def _window_size(text: str) -> tuple[int, int]:
     width, _, height = text.lower().partition("x")
     try:
+        # Plain ASCII digits only, as every other number of the command line.
+        if not all(part.isascii() and part.isdigit() for part in (width, height)):
+            raise ValueError(text)
         size = (int(width), int(height))
     except ValueError:
         raise argparse.ArgumentTypeError(f"window size must be WxH, e.g. 1280x800, got {text!r}") from None
@@ -115,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=RULES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"rasterlab {__version__}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     size, seed = _within(limits.RENDER_SIZE), _within(limits.SEED)
     png, json_file = output_name(".png"), output_name(".json")

@@ -19,6 +19,7 @@ from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
 from scenes.builtin import build_scene
 from scenes.files import save_scene, save_sphere_scene
+from scenes.safe_write import Placement
 
 _LOOK_OPTIONS = ("azimuth", "elevation", "roughness", "metalness")
 
@@ -121,7 +122,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     scene = kind.scene_loader(args.scene, args.seed, args.count)()
     frame = _frame_of(scene, args.frame, kind.animated(scene, look))
     out = args.out or (None if args.raw else kind.output_name(scene, frame, look))
-    placements = claim_outputs([out, args.raw], args.overwrite)
+    if getattr(args, "next_free_name", False):
+        placements = {out: Placement(next_free=True)}  # the app's stand-in render: never asks, never replaces
+    else:
+        placements = claim_outputs([out, args.raw], args.overwrite)
     backend = choose_backend(args.backend)
     renderer = kind.make_renderer((choice or kind.default_variant(scene)) if backend == "cuda" else None, look)
     renderer.load(scene, args.size, args.size)

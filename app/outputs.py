@@ -84,7 +84,10 @@ def _identity(path: str) -> tuple[int, int] | str:
     try:
         status = os.fstat(descriptor) if descriptor is not None else os.stat(path)
     except (OSError, ValueError):
-        return os.path.realpath(path)
+        try:
+            return os.path.realpath(path)
+        except FileNotFoundError:  # the working folder was removed: the name as given
+            return path
     return (status.st_dev, status.st_ino)
 
 

@@ -55,6 +55,7 @@ class Placement:
 
     replace: bool = False  # whatever regular file holds the name may be replaced
     stream: bool = False  # written into as it is (standard output, a descriptor, a FIFO, a device)
+    next_free: bool = False  # never replaces: a taken name becomes name-2.ext, name-3.ext, ... when written
 
 
 NEW_FILE = Placement()
@@ -82,7 +83,11 @@ def descriptor_of(path: str | Path) -> int | None:
     text = str(path)
     if text == STDOUT:
         return 1
-    match = _DESCRIPTOR_PATH.match(os.path.abspath(text))
+    try:
+        absolute = os.path.abspath(text)
+    except FileNotFoundError:  # the working folder was removed: a relative name names no descriptor
+        return None
+    match = _DESCRIPTOR_PATH.match(absolute)
     if match is None:
         return None
     standard, fd, process, proc_fd = match.groups()
@@ -137,6 +142,8 @@ def write_output(path: str | Path, write: Callable[[BinaryIO], object], how: Pla
     ``path`` as a string; raises OutputExists when the name is taken and may not be replaced, and
     OutputError for every other failure."""
     text = str(path)
+    if how.next_free:
+        return str(write_new_file(path, write))
     try:
         if how.stream:
             _write_stream(text, write)

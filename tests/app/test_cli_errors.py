@@ -256,3 +256,9 @@ def test_cli_outputs_are_complete_files(tmp_path):
     raw = tmp_path / "r.npy"
     assert main(["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--raw", str(raw)]) == 0
     assert np.load(raw).shape == (8, 8, 4) and [p.name for p in tmp_path.iterdir()] == ["r.npy"]
+
+
+@pytest.mark.parametrize("window", [" 300x300", "３００x３００", "3_00x300", "+300x300"])
+def test_window_sizes_are_plain_ascii_digits(capsys, window):
+    code, lines = call_main(capsys, ["gui", "--frames", "1", f"--window={window}"])
+    assert code == 2 and "window size must be WxH" in lines[-1]

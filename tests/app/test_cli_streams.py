@@ -1,0 +1,59 @@
+"""The command line when its standard streams or its folder are not what it expects: --help and
+--version into a closed or full standard output fail with one line, messages never reach stdout
+when stderr is closed, a removed working folder is one line, and runs of the app's stand-in render
+started together each write their own file."""
+
+import os
+import subprocess
+
+import pytest
+
+
+def _close(descriptor):
+    return lambda: os.close(descriptor)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["render", "--help"], ["--version"]])
+def test_help_and_version_into_a_closed_stdout_are_one_line(run_main, args):
+    result = run_main(*args, preexec_fn=_close(1))
+    assert result.returncode == 1
+    assert result.stderr == "error: cannot write to standard output: Bad file descriptor\n"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_help_and_version_into_a_full_disk_are_one_line(run_main, args):
+    with open("/dev/full", "w") as full:
+        result = run_main(*args, stdout=full, capture_output=False, stderr=subprocess.PIPE)
+    assert result.returncode == 1
+    assert result.stderr == "error: cannot write to standard output: No space left on device\n"
+
+
+def test_messages_are_dropped_not_sent_to_stdout_when_stderr_is_closed(run_main):
+    result = run_main(
+        "render",
+        "--scene",
+        "nope",
+        preexec_fn=_close(2),
+        stderr=subprocess.DEVNULL,
+        capture_output=False,
+        stdout=subprocess.PIPE,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+
+
+def test_a_removed_working_folder_is_one_line(tmp_path, run_main):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    render = ["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", "x.png"]
+    for args, name in ((render, "x.png"), ([], "rand10k.png")):
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        result = run_main(*args, cwd=gone, env=env, preexec_fn=lambda: os.rmdir(os.getcwd()))
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        assert result.stderr.splitlines()[-1] == f"error: cannot write {name}: No such file or directory"
+
+
+def test_stand_in_renders_started_together_each_take_a_free_name(tmp_path, main_command):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    runs = [subprocess.Popen(main_command, cwd=tmp_path, env=env, stderr=subprocess.PIPE) for _ in range(3)]
+    assert [run.wait(120) for run in runs] == [0, 0, 0]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rand10k-2.png", "rand10k-3.png", "rand10k.png"]
