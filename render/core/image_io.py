@@ -16,6 +16,8 @@ import numpy as np
 from render.core.renderer import image_top_down
 from scenes.safe_write import NEW_FILE, Placement, write_output
 
+QUANTIZE_BAND_ROWS = 512
+
 
 def quantize_rgb8(image: np.ndarray) -> np.ndarray:
     """uint8 (H, W, 3) in the image's row order, each channel trunc(255 * clamp(v, 0, 1)).
@@ -23,9 +25,14 @@ def quantize_rgb8(image: np.ndarray) -> np.ndarray:
     image: float32 (H, W, 4). NaN maps to 0. The display's GPU kernel (shaders/to_rgba8.cu)
     applies the same rule.
     """
-    rgb = np.nan_to_num(image[..., :3], nan=0.0)
-    scaled = np.float32(255) * np.clip(rgb, np.float32(0), np.float32(1))
-    return scaled.astype(np.uint8)
+    out = np.empty((*image.shape[:2], 3), np.uint8)
+    # In bands of rows: a 16384-square image is 1 GiB of floats, and a signal is only acted on between
+    # NumPy calls, so one call over all of it would hold Ctrl-C off for seconds.
+    for top in range(0, image.shape[0], QUANTIZE_BAND_ROWS):
+        band = slice(top, top + QUANTIZE_BAND_ROWS)
+        rgb = np.nan_to_num(image[band, :, :3], nan=0.0)
+        out[band] = (np.float32(255) * np.clip(rgb, np.float32(0), np.float32(1))).astype(np.uint8)
+    return out
 
 
 def rgb8(image: np.ndarray) -> np.ndarray:

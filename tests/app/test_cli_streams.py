@@ -1,7 +1,7 @@
 """The command line when its standard streams or its folder are not what it expects: --help and
 --version into a closed or full standard output fail with one line, messages never reach stdout
 when stderr is closed, a removed working folder is one line, and runs of the app's stand-in render
-started together each write their own file."""
+started together each write their own file; an interrupt before the command runs is quiet."""
 
 import os
 import subprocess
@@ -57,3 +57,15 @@ def test_stand_in_renders_started_together_each_take_a_free_name(tmp_path, main_
     runs = [subprocess.Popen(main_command, cwd=tmp_path, env=env, stderr=subprocess.PIPE) for _ in range(3)]
     assert [run.wait(120) for run in runs] == [0, 0, 0]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["rand10k-2.png", "rand10k-3.png", "rand10k.png"]
+
+
+def test_an_interrupt_before_the_command_runs_is_quiet(capsys, monkeypatch):
+    # SIGINT while the command line is imported or parsed, before its own handling is in place.
+    import app.cli
+    from app.entry import main
+
+    def interrupted(argv=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app.cli, "main", interrupted)
+    assert main() == 130 and capsys.readouterr().err == "interrupted\n"
