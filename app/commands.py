@@ -213,7 +213,9 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
     # --scene, --variant and --seed name a renderer's things: circles unless --renderer says otherwise.
     names_something = args.scene or args.variant or args.seed is not None
-    renderer = args.renderer or (DEFAULT_KIND if names_something else None)
+    owners = [kind.name for kind in KINDS.values() if args.scene in kind.scene_names]
+    # A built-in scene of one kind only (classic, rand10k) names its renderer.
+    renderer = args.renderer or (owners[0] if len(owners) == 1 else DEFAULT_KIND if names_something else None)
     if renderer is not None:
         kind = _kind_of(args, renderer)
         if args.variant:

@@ -130,3 +130,14 @@ def test_no_settings_starts_from_the_defaults(config, tmp_path, gui_command):
         assert result.returncode == 0, result.stderr
         assert json.loads(stats.read_text())["scene"] == scene
     assert json.loads((config / "settings.json").read_text()) == {"scene": "rgb", "size": 256}
+
+
+@pytest.mark.parametrize("scene, renderer", [("classic", "spheres"), ("rand10k", "circles"), (None, None)])
+def test_a_built_in_scene_of_one_kind_names_the_renderer(monkeypatch, scene, renderer):
+    import app.launch
+    from app.cli import main
+
+    opened = []
+    monkeypatch.setattr(app.launch, "run_gui", lambda options: opened.append(options) or 0)
+    assert main(["gui", *(["--scene", scene] if scene else [])]) == 0
+    assert opened[0].renderer == renderer
