@@ -271,7 +271,11 @@ class Panel:
     def _timings(self) -> None:
         session, app = self.app.session, self.app
         imgui.separator_text("GPU time per frame (CUDA events)" if session.backend == "cuda" else "CPU time")
-        imgui.text(f"{imgui.get_io().framerate:.0f} FPS")
+        fps = app.delivered_fps()
+        # New frames only: redrawing the last one while the CPU works is not a frame delivered.
+        imgui.text("frames/s: -" if fps is None else f"frames/s: {fps:.3g}" if fps < 10 else f"frames/s: {fps:.0f}")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip("new frames shown per second (median of the last 30); the window redraws more often")
         if session.busy:
             imgui.same_line()
             imgui.text_colored(WARNING, "rendering on the CPU...")

@@ -29,6 +29,7 @@ from scenes.safe_write import NEW_FILE, OutputError, Placement, write_new_file, 
 
 BACKGROUND = (0.11, 0.11, 0.13)
 FRAME_LOG_FRAMES = 1000
+FRAME_RATE_FRAMES = 30  # the panel's frame rate: the median over this many delivered frames
 
 
 class App:
@@ -46,7 +47,8 @@ class App:
         self.screenshot_error: str | None = None
         # Per shown frame: wall ms, stage and copy ms; bounded, so a long session does not grow.
         self.frame_log: collections.deque[dict[str, float]] = collections.deque(maxlen=FRAME_LOG_FRAMES)
-        self._last_present = self._last_ui = time.perf_counter()
+        self._last_ui = time.perf_counter()
+        self._last_delivered: float | None = None  # when the last new frame was shown
         imgui.create_context()
         implot.create_context()
         # Only a window has a panel layout to keep; where the config folder cannot take it, the app
@@ -166,9 +168,21 @@ class App:
         self.surface.swap()
         now = time.perf_counter()
         if fresh:
-            self.frame_log.append({"wall": (now - self._last_present) * 1000, **stage_ms, **self.display.copy_ms})
-        self._last_present = now
+            # Time between delivered frames, not between passes of the loop: on the CPU a frame can
+            # take seconds while the window keeps redrawing the last one at the display's rate.
+            if self._last_delivered is not None:
+                wall = (now - self._last_delivered) * 1000
+                self.frame_log.append({"wall": wall, **stage_ms, **self.display.copy_ms})
+            self._last_delivered = now
         return True
+
+    def delivered_fps(self) -> float | None:
+        """New frames shown per second, the median over the recent ones; None before two frames."""
+        walls = [frame["wall"] for frame in list(self.frame_log)[-FRAME_RATE_FRAMES:]]
+        if not walls:
+            return None
+        median = sorted(walls)[len(walls) // 2]
+        return 1000 / median if median > 0 else None
 
     def _show_frame(self) -> bool:
         """Put the session's new image on the texture; False when the GPU failed while copying it."""

@@ -268,3 +268,26 @@ def test_a_typed_sphere_count_is_clamped_by_the_slider(app, monkeypatch, run_unt
     monkeypatch.setattr(panel_module, "imgui", spy)
     type_into(app, spy, "0", ctrl_click=True)
     assert app.session.settings.sphere_count == 1 and app.session.scene.count == 1
+
+
+def test_the_frame_rate_counts_delivered_frames_not_redraws(app, run_until_shown, monkeypatch):
+    # Each CPU frame takes at least 0.2 s while the window redraws the last one many times meanwhile.
+    assert app.session.select_scene("bouncingballs", confirmed=True)
+    run_until_shown(app)
+    render = app.session.renderer.render
+
+    def slow_render():
+        time.sleep(0.2)
+        render()
+
+    monkeypatch.setattr(app.session.renderer, "render", slow_render)
+    app.session.toggle_play()
+    passes, deadline = 0, time.monotonic() + 30
+    while len(app.frame_log) < 4 and time.monotonic() < deadline:
+        app.frame()
+        passes += 1
+        time.sleep(0.005)
+    app.session.toggle_play()
+    assert len(app.frame_log) >= 4 and passes > 4 * len(app.frame_log)
+    assert 0 < app.delivered_fps() <= 5.5
+    assert app.stats()["fps_median"] <= 5.5 and app.stats()["frames_measured"] >= 2
