@@ -132,7 +132,9 @@ def run_gui(options: GuiOptions) -> int:
             if problem:
                 _say(f"warning: {problem}")
     finally:
-        if session.status and session.status != said and app.screenshot_error is None:
+        # A scripted run has no window to read it in; the interactive app showed it already.
+        scripted = options.frames is not None
+        if scripted and session.status and session.status != said and app.screenshot_error is None:
             _say(session.status)
         if app.display.notice:
             _say(f"note: {app.display.notice}")

@@ -304,8 +304,17 @@ class Panel:
         if imgui.button("Screenshot with UI"):
             self.app.request_screenshot()
         imgui.separator_text("Correctness")
+        on_cpu = session.backend != "cuda"
+        imgui.begin_disabled(on_cpu)
         if imgui.button("Check against reference"):
             session.start_check()
+        imgui.end_disabled()
+        if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled):
+            imgui.set_tooltip(
+                "on the CPU backend the image is the reference: nothing to compare"
+                if on_cpu
+                else "render this frame again with the CPU reference and compare every value"
+            )
         if session.last_check:
             imgui.same_line()
             colour = GOOD if session.last_check.passed else BAD
