@@ -29,6 +29,7 @@ from render.core.limits import APP_SIZE, SEED, SPHERE_COUNT, Limit, OutOfRange
 from render.core.renderer import Renderer, RendererUnavailable, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import KINDS
+from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
 
 HISTORY_FRAMES = 300
@@ -122,12 +123,19 @@ class Session(ViewActions, FrameOutputs):
         if name not in KINDS:
             self.status = f"unknown renderer {name!r}; valid renderers are: {', '.join(KINDS)}"
             return False
-        if name == self.kind.name:
-            return True
+        return name == self.kind.name or self._switch_to(name, None, confirmed=True)
+
+    def _switch_to(self, kind: str, name_or_file: str | None, confirmed: bool) -> bool:
+        """Show the renderer ``kind`` with ``name_or_file`` (None: its own last scene, or its built-in
+        one should that fail); the old renderer is kept when it cannot."""
         previous = (self.settings.renderer, self.variant)
-        self.settings.renderer = name
+        self.settings.renderer = kind
         self.variant = self._valid_variant(self._setting("variant"))
-        if self.select_scene(self.scene_name, confirmed=True) or self._fall_back_to_the_built_in_scene(self.status):
+        if name_or_file is not None and self.select_scene(name_or_file, confirmed):
+            return True
+        if name_or_file is None and (
+            self.select_scene(self.scene_name, confirmed=True) or self._fall_back_to_the_built_in_scene(self.status)
+        ):
             return True
         self.settings.renderer, self.variant = previous
         return False
@@ -141,6 +149,8 @@ class Session(ViewActions, FrameOutputs):
         try:
             make = self.kind.app_scene_loader(name_or_file, self._setting("seed"), self._setting("count"))
             scene = make()
+        except WrongKind as error:  # a scene file of the other renderer: opened there
+            return self._switch_to(error.found, name_or_file, confirmed)
         except Exception as error:  # any file may be given: whatever breaks, the shown scene stays
             self.status = self._scene_problem(name_or_file, error)
             return False

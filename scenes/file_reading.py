@@ -124,10 +124,19 @@ def read_fields(path: str | Path, kind: str) -> dict:
     return fields
 
 
+class WrongKind(SceneFileError):
+    """A valid scene file's ``kind`` field names another kind of scene (``found``) than was asked for."""
+
+    def __init__(self, message: str, found: str) -> None:
+        super().__init__(message)
+        self.found = found
+
+
 def _check_kind(value, kind: str, path: str | Path) -> None:
     value = plain(value)
     if not isinstance(value, str) or value != kind:
-        raise SceneFileError(f"{path}: field 'kind' must be '{kind}', got {shown(value)}")
+        message = f"{path}: field 'kind' must be '{kind}', got {shown(value)}"
+        raise WrongKind(message, value) if isinstance(value, str) and value in _FIELDS else SceneFileError(message)
 
 
 def _read_npz(stream: BinaryIO, path: str | Path, kind: str) -> dict:

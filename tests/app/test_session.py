@@ -225,6 +225,24 @@ def test_sphere_export_and_files(session, tmp_path):
     assert not session.select_scene(str(tmp_path / "missing.json")) and session.scene.count == 12
 
 
+def test_a_scene_file_of_the_other_renderer_switches_to_it(session, tmp_path):
+    from scenes.builtin import build_scene
+    from scenes.files import save_scene, save_sphere_scene
+    from scenes.spheres import random_spheres
+
+    spheres = save_sphere_scene(random_spheres(12, 4, "dozen"), tmp_path / "dozen.npz")
+    circles = save_scene(build_scene("rgby"), tmp_path / "four.json")
+    assert session.select_scene(str(spheres))
+    assert (session.kind.name, session.scene.count, session.scene_name) == ("spheres", 12, str(spheres))
+    assert session.select_scene(str(circles))
+    assert (session.kind.name, session.scene_name) == ("circles", str(circles))
+    assert np.array_equal(shown_image(session), reference("rgby", 256, 0))
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"kind": "cubes"}')
+    assert not session.select_scene(str(odd)) and session.kind.name == "circles"
+    assert "field 'kind' must be 'circles', got 'cubes'" in session.status
+
+
 class _FillingDisk:
     """A file stream that takes ``room`` bytes, then fails like a full disk."""
 
