@@ -285,8 +285,11 @@ class Panel:
         for stage, value in latest.items():
             imgui.text(f"{stage:>14}: {value:8.3f} ms")
         totals = np.array([sum(frame.values()) for frame in session.history], np.float64)
-        imgui.text(f"{'stages total':>14}: {totals[-1]:8.3f} ms (mean of last {len(totals)}: {totals.mean():.3f})")
-        if implot.begin_plot("##frame times", imgui.ImVec2(-1, 160)):
+        imgui.text(f"{'stages total':>14}: {totals[-1]:8.3f} ms")
+        imgui.text_disabled(f"{'mean':>14}: {totals.mean():8.3f} ms over the last {len(totals)}")
+        if len(totals) < 2:  # one point gives the chart no x range to draw
+            imgui.text_disabled("the chart starts at the second frame")
+        elif implot.begin_plot("##frame times", imgui.ImVec2(-1, 160)):
             implot.setup_axes("frame", "ms", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
             implot.plot_line("stages", totals)
             implot.plot_line(f"mean of {MOVING_AVERAGE}", moving_average(totals, MOVING_AVERAGE))
