@@ -21,6 +21,7 @@ from app.commands import COMMANDS, note
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
+from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
 from scenes.safe_write import OutputError, reserve_standard_descriptors
 
@@ -105,6 +106,9 @@ def _run(args: argparse.Namespace) -> int:
     except NoGpu as error:
         note(f"error: {error}")
         return 3
+    except WrongKind as error:
+        note(f"error: {error}; it is a {error.found} scene file: add --renderer {error.found}")
+        return 1
     except _RUNTIME_ERRORS as error:
         note(f"error: {error}")
         return 1

@@ -262,3 +262,13 @@ def test_cli_outputs_are_complete_files(tmp_path):
 def test_window_sizes_are_plain_ascii_digits(capsys, window):
     code, lines = call_main(capsys, ["gui", "--frames", "1", f"--window={window}"])
     assert code == 2 and "window size must be WxH" in lines[-1]
+
+
+def test_a_scene_file_of_the_other_kind_says_which_renderer_takes_it(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}')
+    code, lines = call_main(
+        capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(tmp_path / "o.png")]
+    )
+    refusal = f"error: {path}: field 'kind' must be 'circles', got 'spheres'"
+    assert code == 1 and lines == [f"{refusal}; it is a spheres scene file: add --renderer spheres"]
