@@ -17,8 +17,6 @@ from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
 from render.core.renderer import NoGpu, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
-from scenes.builtin import build_scene
-from scenes.files import save_scene, save_sphere_scene
 from scenes.safe_write import Placement
 
 _LOOK_OPTIONS = ("azimuth", "elevation", "roughness", "metalness")
@@ -181,30 +179,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_scene_save(args: argparse.Namespace) -> int:
     """A built-in scene of ``--renderer``'s kind (circles by default) as a scene file."""
     kind = _kind_of(args)
-    spheres = kind.name == "spheres"
     if args.name not in kind.scene_names:
-        what = "sphere scene" if spheres else "scene"
+        what = kind.scene_word
         owner = next((k.name for k in KINDS.values() if args.name in k.scene_names), None)
         hint = f"; {args.name!r} is a scene of --renderer {owner}" if owner else ""
         raise UsageError(f"unknown {what} {args.name!r}; built-in {what}s are: {', '.join(kind.scene_names)}{hint}")
-    if spheres:
-        if args.frame is not None:
-            raise UsageError("--frame applies to --renderer circles: a sphere scene is the same in every frame")
-        placements = claim_outputs([args.file], args.overwrite)
-        sphere_scene = kind.scene_loader(args.name, args.seed, args.count)()
-        path = save_sphere_scene(sphere_scene, args.file, placements[args.file])
-        print(f"wrote {path} ({args.name}, {sphere_scene.count} spheres)")
-        return 0
+    if args.frame is not None and not kind.scenes_move:
+        movers = " or ".join(f"--renderer {k.name}" for k in KINDS.values() if k.scenes_move)
+        raise UsageError(f"--frame applies to {movers}: a {kind.scene_word} is the same in every frame")
     placements = claim_outputs([args.file], args.overwrite)
-    scene = build_scene(args.name, 0 if args.seed is None else args.seed)
+    scene = kind.built_in_scene(args.name, args.seed, args.count)
     if args.frame is not None:
-        from scenes.animation import advance
-
-        animated = scene.animation != "none"
+        animated = kind.animated(scene, Look())
         for _ in range(_frame_of(scene, args.frame, animated) + 1 if animated else 0):
-            advance(scene)
-    path = save_scene(scene, args.file, placements[args.file])
-    print(f"wrote {path} ({args.name}, {scene.count} circles)")
+            kind.advance_scene(scene)
+    path = kind.save_scene(scene, args.file, placements[args.file])
+    print(f"wrote {path} ({args.name}, {scene.count} {kind.units})")
     return 0
 
 

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from render.circles.variants import VARIANTS
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
-from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError
+from scenes.animation import advance
+from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
+from scenes.files import save_scene
 from scenes.lookup import scene_loader
 from scenes.model import CircleScene
+from scenes.safe_write import Placement
 
 
 class CircleKind:
     name = "circles"
     label = "circles (CS149 assignment 3)"
     units = "circles"
+    scene_word = "scene"
+    scenes_move = True
     variants = VARIANTS
     scene_names = SCENE_NAMES
     scene_errors = (UnknownSceneError,)
@@ -30,6 +36,15 @@ class CircleKind:
 
     def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], CircleScene]:
         return scene_loader(name_or_file, seed)
+
+    def built_in_scene(self, name: str, seed: int | None, count: int | None) -> CircleScene:
+        return build_scene(name, 0 if seed is None else seed)
+
+    def advance_scene(self, scene: CircleScene) -> None:
+        advance(scene)
+
+    def save_scene(self, scene: CircleScene, path: str, how: Placement) -> Path:
+        return save_scene(scene, path, how)
 
     def default_variant(self, scene: CircleScene) -> VariantChoice:
         return VARIANTS.parse("auto")

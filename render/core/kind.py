@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice, VariantTable
+from scenes.safe_write import Placement
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +108,10 @@ class RendererKind(Protocol):
     @property
     def units(self) -> str: ...
     @property
+    def scene_word(self) -> str: ...  # how messages name one of its built-in scenes
+    @property
+    def scenes_move(self) -> bool: ...  # whether a scene's own state changes from frame to frame
+    @property
     def variants(self) -> VariantTable: ...
     @property
     def scene_names(self) -> tuple[str, ...]: ...
@@ -128,6 +134,18 @@ class RendererKind(Protocol):
     def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], Any]:
         """The same for the app, whose settings always hold a seed (and a count): they apply only
         to the scenes that take them."""
+        ...
+
+    def built_in_scene(self, name: str, seed: int | None, count: int | None) -> Any:
+        """The built-in scene ``name`` at frame 0 (``seed`` and ``count`` None: its defaults)."""
+        ...
+
+    def advance_scene(self, scene: Any) -> None:
+        """Move ``scene`` on by one frame (kinds whose scenes move)."""
+        ...
+
+    def save_scene(self, scene: Any, path: str, how: Placement) -> Path:
+        """Write ``scene`` as a .npz or .json scene file, placed as ``how`` says."""
         ...
 
     def default_variant(self, scene: Any) -> VariantChoice:

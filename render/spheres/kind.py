@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.renderer import Renderer
@@ -10,7 +11,9 @@ from render.core.variants import VariantChoice
 from render.spheres.constants import MAX_CONSTANT_SPHERES
 from render.spheres.shading import VIEWS, ShadeSettings
 from render.spheres.variants import VARIANTS
+from scenes.files import save_sphere_scene
 from scenes.lookup import names_a_file, sphere_scene_loader
+from scenes.safe_write import Placement
 from scenes.spheres import SPHERE_SCENES, SphereScene, UnknownSphereSceneError, build_sphere_scene, random_spheres
 
 
@@ -22,6 +25,8 @@ class SphereKind:
     name = "spheres"
     label = "spheres (CUDA by Example, ch. 6)"
     units = "spheres"
+    scene_word = "sphere scene"
+    scenes_move = False  # the shaded view's camera turns; the spheres stay
     variants = VARIANTS
     scene_names = SPHERE_SCENES
     scene_errors = (UnknownSphereSceneError, SphereUsageError)
@@ -41,6 +46,15 @@ class SphereKind:
         if count is not None and names_a_file(name_or_file, SPHERE_SCENES):
             raise SphereUsageError("--count applies to the built-in sphere scenes, not to a scene file")
         return sphere_scene_loader(name_or_file, count, seed)
+
+    def built_in_scene(self, name: str, seed: int | None, count: int | None) -> SphereScene:
+        return build_sphere_scene(name, count, seed)
+
+    def advance_scene(self, scene: SphereScene) -> None:
+        pass
+
+    def save_scene(self, scene: SphereScene, path: str, how: Placement) -> Path:
+        return save_sphere_scene(scene, path, how)
 
     def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], SphereScene]:
         """Only ``random`` takes the settings' count and seed; ``classic`` is the book's."""
