@@ -8,6 +8,7 @@ and time step from us instead of from GLFW).
 from __future__ import annotations
 
 import collections
+import itertools
 import os
 import stat
 import time
@@ -178,7 +179,8 @@ class App:
 
     def delivered_fps(self) -> float | None:
         """New frames shown per second, the median over the recent ones; None before two frames."""
-        walls = [frame["wall"] for frame in list(self.frame_log)[-FRAME_RATE_FRAMES:]]
+        # Asked every frame: the newest few from the right end, without copying the whole log.
+        walls = [frame["wall"] for frame in itertools.islice(reversed(self.frame_log), FRAME_RATE_FRAMES)]
         if not walls:
             return None
         median = sorted(walls)[len(walls) // 2]

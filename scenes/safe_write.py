@@ -159,6 +159,11 @@ def write_output(path: str | Path, write: Callable[[BinaryIO], object], how: Pla
     return text
 
 
+def numbered(path: Path, number: int) -> Path:
+    """``path`` itself for 1, else ``name-N.ext``: the names a new file takes when ``path`` is taken."""
+    return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
 def write_new_file(path: str | Path, write: Callable[[BinaryIO], object]) -> Path:
     """Write a new regular file at ``path``, or at ``name-2.ext``, ``name-3.ext``, ... when the name
     is taken, even by something that appears while writing; never replaces anything. Returns the
@@ -166,7 +171,7 @@ def write_new_file(path: str | Path, write: Callable[[BinaryIO], object]) -> Pat
     path = Path(path)
     number = 1
     while True:
-        candidate = path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+        candidate = numbered(path, number)
         try:
             write_output(candidate, write)
             return candidate
