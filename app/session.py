@@ -23,11 +23,12 @@ from app.frame_outputs import FrameOutputs
 from app.gpu_fallback import survives_gpu_failure
 from app.reference_check import CheckResult, ReferenceCheck
 from app.settings import Settings
+from app.variant_actions import VariantActions
 from render.core.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
 from render.core.kind import Look, RendererKind
 from render.core.limits import APP_SIZE, SEED, SPHERE_COUNT, Limit, OutOfRange
 from render.core.renderer import Renderer, RendererUnavailable, render_frame
-from render.core.variants import UnknownVariantError, VariantChoice
+from render.core.variants import VariantChoice
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
@@ -52,7 +53,7 @@ class PendingScene:
     seconds: float
 
 
-class Session(ViewActions, FrameOutputs):
+class Session(ViewActions, VariantActions, FrameOutputs):
     """Everything the window shows and does, driven by ``update()`` once per displayed frame."""
 
     def __init__(self, settings: Settings, backend: str | None = None) -> None:
@@ -109,13 +110,6 @@ class Session(ViewActions, FrameOutputs):
 
     def _store(self, role: str, value) -> None:
         setattr(self.settings, self.kind.settings_fields[role], value)
-
-    def _valid_variant(self, label: str) -> VariantChoice:
-        try:
-            return self.kind.variants.parse(label)
-        except UnknownVariantError as error:
-            self.status = str(error)
-            return self.kind.variants.parse(getattr(Settings, self.kind.settings_fields["variant"]))
 
     def set_renderer(self, name: str) -> bool:
         """Switch between the renderer kinds, each with its own last scene and variant; False (and
@@ -224,42 +218,6 @@ class Session(ViewActions, FrameOutputs):
     def set_export_folder(self, folder: str) -> None:
         """Where ``export_png`` writes; made when the first export needs it."""
         self.settings.export_folder = folder
-
-    def set_variant(self, choice: str | VariantChoice) -> bool:
-        """Switch the CUDA variant of the current kind (a choice, or ``name[:key=value,...]``),
-        keeping scene and frame."""
-        if isinstance(choice, str):
-            try:
-                choice = self.kind.variants.parse(choice)
-            except UnknownVariantError as error:
-                self.status = str(error)
-                return False
-        if (
-            self.scene is None
-            or self.backend == "cpu"
-            or self._load(self.scene, choice, self.settings.size, self.frame)
-        ):
-            self.variant = choice
-            self._store("variant", choice.label())
-            return True
-        return False
-
-    def set_option(self, key: str, value: str) -> bool:
-        try:
-            choice = self.kind.variants.with_option(self.variant, key, value)
-        except UnknownVariantError as error:
-            self.status = str(error)
-            return False
-        return self.set_variant(choice)
-
-    def variant_label(self) -> str:
-        """What actually renders: the reference, a variant, or ``auto -> resolved``."""
-        if self.backend == "cpu":
-            return "reference"
-        resolved = getattr(self.renderer, "resolved", None)
-        if resolved is not None and resolved != self.variant:
-            return f"{self.variant.label()} -> {resolved.label()}"
-        return self.variant.label()
 
     @property
     def animated(self) -> bool:
