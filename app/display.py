@@ -107,8 +107,9 @@ class _InteropBuffer:
 class FrameDisplay:
     """Shows the session's image; ``path`` is "interop" or "host copy", ``notice`` why not interop."""
 
-    def __init__(self, force_host_copy: bool = False) -> None:
+    def __init__(self, force_host_copy: bool = False, texture_filter: str = "nearest") -> None:
         self.force_host_copy = force_host_copy
+        self.texture_filter = texture_filter  # for enlarging: "nearest" or "linear"
         self.notice: str | None = None  # set once, when interop first fails
         self.copy_ms: dict[str, float] = {}
         self._program = _compile_program()
@@ -123,7 +124,6 @@ class FrameDisplay:
         GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
         for parameter, value in (
             (GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR),
-            (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
             (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
             (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
         ):
@@ -238,6 +238,8 @@ class FrameDisplay:
         GL.glUseProgram(self._program)
         GL.glActiveTexture(GL.GL_TEXTURE0)
         GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
+        magnify = GL.GL_LINEAR if self.texture_filter == "linear" else GL.GL_NEAREST
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, magnify)
         GL.glBindVertexArray(self._vao)
         GL.glDrawArrays(GL.GL_TRIANGLE_STRIP, 0, 4)
         GL.glBindVertexArray(0)

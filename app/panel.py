@@ -1,24 +1,33 @@
 """The ImGui control panel: every widget calls a ``Session`` (or ``App``) method, nothing more.
 
-Layout: one window docked at the left edge of the framebuffer, ``PANEL_WIDTH`` pixels wide; the
-frame is drawn in the rest of the view.
+Layout: one window at the left edge, resizable by its right border and collapsible by its title,
+with a collapsing section per topic; the status bar (``app.status_bar``) spans the bottom, and the
+frame is drawn in the rest of the window.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-from imgui_bundle import imgui, implot
+from imgui_bundle import imgui
 
-from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
+from app.panel_timings import draw_timings
+from app.settings import TEXTURE_FILTERS
+from app.status_bar import StatusBar
+from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT, UI_SCALE
 from render.kinds import KINDS
 
 if TYPE_CHECKING:
     from app.window import App
 
-PANEL_WIDTH = 380
-MOVING_AVERAGE = 30  # frames in the chart's moving average
+PANEL_WIDTH = 380  # at first start, in unscaled pixels; then as the user left it (imgui.ini)
+PANEL_MIN_WIDTH = 300
+PANEL_MAX_SHARE = 0.6  # of the window's width
+SECTIONS_CLOSED_AT_START = ("Display", "Correctness")
+MATERIAL_TIPS = {
+    "roughness": "GGX roughness: 0 a mirror-like highlight, 1 a broad matte one",
+    "metalness": "0 a dielectric (white highlight over the colour), 1 a metal (the highlight takes the colour)",
+}
 ORBIT_DEGREES_PER_PIXEL = 0.4  # a mouse drag over the image turns the shaded view's camera
 SHORTCUTS = (
     ("Space", "play / pause the animation"),
@@ -31,6 +40,18 @@ GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
 BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)
 
 
+def tip(text: str) -> None:
+    """A tooltip for the last widget, also while it is disabled (then it often says why)."""
+    if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled | imgui.HoveredFlags_.delay_short):
+        imgui.set_tooltip(text)
+
+
+def section(title: str) -> bool:
+    """A collapsing section of the panel; True while it is open."""
+    flags = 0 if title in SECTIONS_CLOSED_AT_START else imgui.TreeNodeFlags_.default_open
+    return imgui.collapsing_header(title, flags)
+
+
 def seed_from_text(text: str) -> int | str:
     """The typed seed as an integer, or the text itself when it is none (the session refuses that,
     quoting it); typed as text because ImGui's integer input would wrap a seed past 2^31."""
@@ -38,14 +59,6 @@ def seed_from_text(text: str) -> int | str:
         return int(text)
     except ValueError:
         return text
-
-
-def moving_average(values: np.ndarray, window: int) -> np.ndarray:
-    """Trailing mean of float ``values`` (N,) over up to ``window`` samples; same shape."""
-    sums = np.cumsum(np.concatenate([[0.0], values]))
-    index = np.arange(1, len(values) + 1)
-    start = np.maximum(index - window, 0)
-    return (sums[index] - sums[start]) / (index - start)
 
 
 class Panel:
@@ -57,6 +70,8 @@ class Panel:
         self.count_edit = app.session.settings.sphere_count
         self.seed_edit = ""
         self.seed_editing = False  # whether the seed input was active in the last frame
+        self.status_bar = StatusBar(app)
+        self.width = PANEL_WIDTH  # window pixels the panel covers now; 0 while it is collapsed
 
     # -- keyboard ----------------------------------------------------------------------------
 
@@ -89,22 +104,40 @@ class Panel:
     def draw(self, width: float, height: float) -> None:
         self.handle_shortcuts()
         self.handle_mouse()
+        scale = imgui.get_style().font_scale_dpi
+        high = max(height - self.status_bar.height(), 1)
+        narrowest = min(PANEL_MIN_WIDTH * scale, width)
         imgui.set_next_window_pos(imgui.ImVec2(0, 0))
-        imgui.set_next_window_size(imgui.ImVec2(PANEL_WIDTH, height))
-        flags = imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
-        imgui.begin("rasterlab", None, flags)
-        self._backend()
-        self._scene()
-        self._variant()
-        self._animation()
-        self._display()
-        self._timings()
-        self._export_and_check()
-        self._status()
+        imgui.set_next_window_size(imgui.ImVec2(PANEL_WIDTH * scale, high), imgui.Cond_.first_use_ever)
+        imgui.set_next_window_size_constraints(
+            imgui.ImVec2(narrowest, high), imgui.ImVec2(max(width * PANEL_MAX_SHARE, narrowest), high)
+        )
+        expanded, _ = imgui.begin("rasterlab", None, imgui.WindowFlags_.no_move)
+        self.width = imgui.get_window_width() if expanded else 0
+        if expanded:
+            self._sections()
         imgui.end()
+        self.status_bar.draw(width, height)
         self._confirm_cpu_scene()
         if self.show_help:
             self._help(width)
+
+    def _sections(self) -> None:
+        self._backend()
+        if section("Scene"):
+            self._scene()
+        if section("Kernel"):
+            self._variant()
+        if section("Animation"):
+            self._animation()
+        if section("GPU time per frame" if self.app.session.backend == "cuda" else "CPU time per frame"):
+            draw_timings(self.app)
+        if section("Export"):
+            self._export()
+        if section("Correctness"):
+            self._check()
+        if section("Display"):
+            self._display()
 
     def _backend(self) -> None:
         session = self.app.session
@@ -113,51 +146,59 @@ class Panel:
         changed, index = imgui.combo("renderer", kinds.index(session.kind.name), labels)
         if changed:
             session.set_renderer(kinds[index])
+        tip("which program renders: each keeps its own scene, variant and view")
         if session.backend == "cuda":
             from render.core.gpu import gpu_name
 
-            imgui.text(f"backend: CUDA on {gpu_name()}")
+            imgui.text_wrapped(f"backend: CUDA on {gpu_name()}")
         else:
             imgui.text_colored(WARNING, "backend: CPU reference (no usable GPU)")
+            tip("every frame is the reference renderer's, on the CPU: exact but slow")
             if session.backend_note:
                 imgui.text_wrapped(session.backend_note)
 
     def _scene(self) -> None:
         session, settings = self.app.session, self.app.session.settings
-        imgui.separator_text("Scene")
         names = list(session.kind.scene_names)
         if session.scene_name not in names:
             names.append(session.scene_name)
         changed, index = imgui.combo("scene", names.index(session.scene_name), names)
         if changed:
             session.select_scene(names[index])
+        tip("a built-in scene, from frame 0; a scene file you opened is listed too")
         if imgui.button("Open file..."):
             imgui.open_popup("Open scene file")
+        tip("open a .npz or .json scene file of either renderer (the renderer follows the file)")
         imgui.same_line()
-        imgui.text_disabled("or drop a .npz / .json on the window")
+        imgui.text_disabled("or drop one on the window")
         self._open_file_popup()
         self._scene_parameters()
         self._view()
         changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
         if changed:
             session.set_fit_to_window(fit)
+        tip("render at the size of the view, so one image pixel is one screen pixel")
         imgui.begin_disabled(settings.fit_to_window)
         _, self.size_edit = imgui.slider_int(
             "resolution", self.size_edit, APP_SIZE.low, APP_SIZE.high, "%d px", imgui.SliderFlags_.always_clamp
         )
         if imgui.is_item_deactivated_after_edit():
             session.set_size(self.size_edit)
+        tip("the image is resolution x resolution pixels; applied when you let go (ctrl+click to type)")
         imgui.end_disabled()
         if not imgui.is_item_active():
             self.size_edit = settings.size
 
     def _scene_parameters(self) -> None:
-        """The seed, and for kinds with a random scene of any size its count (both only for that
-        scene: the others are fixed)."""
+        """The seed, and for kinds with a random scene of any size its count; a scene that fixes
+        them shows its note instead (a disabled field would show a value the scene does not use)."""
         session, settings = self.app.session, self.app.session.settings
         fields = session.kind.settings_fields
-        fixed = "count" in fields and session.scene_name != "random"
-        imgui.begin_disabled(fixed)
+        note = session.kind.scene_notes.get(session.scene_name)
+        if "count" in fields and session.scene_name != "random":
+            if note:
+                imgui.text_disabled(note)
+            return
         if "count" in fields:
             # Clamping also covers a count typed after a ctrl+click, which a plain slider takes unchecked.
             flags = imgui.SliderFlags_.logarithmic | imgui.SliderFlags_.always_clamp
@@ -166,11 +207,10 @@ class Panel:
             )
             if imgui.is_item_deactivated_after_edit():
                 session.set_sphere_count(self.count_edit)
+            tip(f"how many {session.kind.units} the random scene has; applied when you let go")
             if not imgui.is_item_active():
                 self.count_edit = getattr(settings, fields["count"])
         self._seed(fields["seed"])
-        imgui.end_disabled()
-        note = session.kind.scene_notes.get(session.scene_name)
         if note:
             imgui.text_disabled(note)
 
@@ -183,6 +223,7 @@ class Panel:
         for view in session.kind.views:
             if imgui.radio_button(view, current == view):
                 session.set_view(view)
+            tip(session.kind.view_notes.get(view, view))
             imgui.same_line()
         imgui.text_disabled("view")
         if not session.orbits:
@@ -192,6 +233,7 @@ class Panel:
             changed, value = imgui.slider_float(key, getattr(settings, key), limit.low, limit.high, "%.2f", flags)
             if changed:
                 session.set_material(**{key: value})
+            tip(MATERIAL_TIPS[key])
         imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(imgui.Col_.text_disabled))
         imgui.text_wrapped("Drag the picture to orbit the camera; Play turns it.")
         imgui.pop_style_color()
@@ -204,6 +246,7 @@ class Panel:
         _, self.seed_edit = imgui.input_text("seed", self.seed_edit, imgui.InputTextFlags_.chars_decimal)
         if imgui.is_item_deactivated_after_edit():
             self.app.session.set_seed(seed_from_text(self.seed_edit))
+        tip("the random generator's seed (0 to 2^32 - 1); applied on Enter")
         self.seed_editing = imgui.is_item_active()
 
     def _open_file_popup(self) -> None:
@@ -220,113 +263,105 @@ class Panel:
 
     def _variant(self) -> None:
         session = self.app.session
-        imgui.separator_text("Kernel")
-        imgui.begin_disabled(session.backend == "cpu")
+        on_cpu = session.backend == "cpu"
+        why_disabled = "\n(the CPU backend always runs the reference)" if on_cpu else ""
+        imgui.begin_disabled(on_cpu)
         registry = session.kind.variants
         names = list(registry)
         changed, index = imgui.combo("variant", names.index(session.variant.name), names)
         if changed:
             session.set_variant(names[index])
-        if imgui.is_item_hovered():
-            imgui.set_tooltip(registry[session.variant.name].summary)
+        tip(registry[session.variant.name].summary + why_disabled)
         for key, option in registry[session.variant.name].options.items():
             values = option.values
             current = session.variant.option(key)
             changed, index = imgui.combo(key, values.index(current), list(values))
             if changed:
                 session.set_option(key, values[index])
+            tip((option.about or key) + why_disabled)
         imgui.end_disabled()
-        imgui.text(f"running: {session.variant_label()}")
+        imgui.text_wrapped(f"running: {session.variant_label()}")
+        tip("what renders each frame; auto shows the variant it picked for this scene")
 
     def _animation(self) -> None:
         session = self.app.session
-        imgui.separator_text("Animation")
         if imgui.button("Pause" if session.playing else "Play"):
             session.toggle_play()
+        tip("advance one frame per frame shown (Space)")
         imgui.same_line()
         if imgui.button("Step"):
             session.step()
+        tip("advance one frame and pause")
         imgui.same_line()
         if imgui.button("Reset"):
             session.reset()
+        tip("back to frame 0 of the scene, paused (R)")
         imgui.same_line()
         imgui.text(f"frame {session.frame}" + ("" if session.animated else " (static scene)"))
 
     def _display(self) -> None:
         app, settings = self.app, self.app.session.settings
-        imgui.separator_text("Display")
         changed, vsync = imgui.checkbox("vsync", settings.vsync)
         if changed:
             app.set_vsync(vsync)
+        tip("wait for the monitor's refresh between frames; off shows how fast the loop can go")
         imgui.same_line()
         changed, force = imgui.checkbox("force host copy", settings.force_host_copy)
         if changed:
             app.set_force_host_copy(force)
+        tip("copy each frame through host memory instead of CUDA-OpenGL interop, to compare the two paths")
         imgui.text(f"display path: {app.display.path}")
         if app.display.notice:
             imgui.text_colored(WARNING, "interop unavailable: host copy")
-            if imgui.is_item_hovered():
-                imgui.set_tooltip(app.display.notice)
+            tip(app.display.notice)
+        filters = list(TEXTURE_FILTERS)
+        changed, index = imgui.combo("pixels", filters.index(settings.texture_filter), filters)
+        if changed:
+            app.set_texture_filter(filters[index])
+        tip("how an image smaller than the view is enlarged: nearest keeps every pixel sharp, linear smooths")
+        changed, follow = imgui.checkbox("UI scale of the monitor", settings.ui_scale_follows_monitor)
+        if changed:
+            app.set_ui_scale(None if follow else app.ui_scale())
+        tip("size text and controls by the monitor's content scale (its DPI setting)")
+        imgui.begin_disabled(settings.ui_scale_follows_monitor)
+        changed, scale = imgui.slider_float(
+            "UI scale", settings.ui_scale, UI_SCALE.low, UI_SCALE.high, "%.2f", imgui.SliderFlags_.always_clamp
+        )
+        if imgui.is_item_deactivated_after_edit():
+            app.set_ui_scale(scale)
+        tip("text and control size, applied when you let go")
+        imgui.end_disabled()
 
-    def _timings(self) -> None:
-        session, app = self.app.session, self.app
-        imgui.separator_text("GPU time per frame (CUDA events)" if session.backend == "cuda" else "CPU time")
-        fps = app.delivered_fps()
-        # New frames only: redrawing the last one while the CPU works is not a frame delivered.
-        imgui.text("frames/s: -" if fps is None else f"frames/s: {fps:.3g}" if fps < 10 else f"frames/s: {fps:.0f}")
-        if imgui.is_item_hovered():
-            imgui.set_tooltip("new frames shown per second (median of the last 30); the window redraws more often")
-        if session.busy:
-            imgui.same_line()
-            imgui.text_colored(WARNING, "rendering on the CPU...")
-        if not session.history:
-            return
-        latest = dict(session.history[-1], **app.display.copy_ms)
-        for stage, value in latest.items():
-            imgui.text(f"{stage:>14}: {value:8.3f} ms")
-        totals = np.array([sum(frame.values()) for frame in session.history], np.float64)
-        imgui.text(f"{'stages total':>14}: {totals[-1]:8.3f} ms")
-        imgui.text_disabled(f"{'mean':>14}: {totals.mean():8.3f} ms over the last {len(totals)}")
-        if len(totals) < 2:  # one point gives the chart no x range to draw
-            imgui.text_disabled("the chart starts at the second frame")
-        elif implot.begin_plot("##frame times", imgui.ImVec2(-1, 160)):
-            implot.setup_axes("frame", "ms", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
-            implot.plot_line("stages", totals)
-            implot.plot_line(f"mean of {MOVING_AVERAGE}", moving_average(totals, MOVING_AVERAGE))
-            implot.end_plot()
-
-    def _export_and_check(self) -> None:
+    def _export(self) -> None:
         session, settings = self.app.session, self.app.session.settings
-        imgui.separator_text("Export")
         changed, folder = imgui.input_text("folder", settings.export_folder)
         if changed:
             session.set_export_folder(folder)
+        tip("where exports and screenshots go")
         if imgui.button("Export PNG (S)"):
             session.export_png()
+        tip("the frame at render resolution, never over an existing file")
         imgui.same_line()
         if imgui.button("Screenshot with UI"):
             self.app.request_screenshot()
-        imgui.separator_text("Correctness")
+        tip("the whole window, panel included, as PNG")
+
+    def _check(self) -> None:
+        session = self.app.session
         on_cpu = session.backend != "cuda"
         imgui.begin_disabled(on_cpu)
         if imgui.button("Check against reference"):
             session.start_check()
         imgui.end_disabled()
-        if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled):
-            imgui.set_tooltip(
-                "on the CPU backend the image is the reference: nothing to compare"
-                if on_cpu
-                else "render this frame again with the CPU reference and compare every value"
-            )
+        tip(
+            "on the CPU backend the image is the reference: nothing to compare"
+            if on_cpu
+            else "render this frame again with the CPU reference and compare every value"
+        )
         if session.last_check:
             imgui.same_line()
             colour = GOOD if session.last_check.passed else BAD
             imgui.text_colored(colour, "pass" if session.last_check.passed else "FAIL")
-
-    def _status(self) -> None:
-        imgui.separator()
-        imgui.text_wrapped(self.app.session.status)
-        imgui.text_disabled("H or F1: keyboard shortcuts")
 
     def _confirm_cpu_scene(self) -> None:
         session = self.app.session

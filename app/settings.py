@@ -22,6 +22,7 @@ from render.core.limits import (
     ROUGHNESS,
     SEED,
     SPHERE_COUNT,
+    UI_SCALE,
     WINDOW_SIDE,
     Limit,
     OutOfRange,
@@ -34,6 +35,10 @@ from scenes.files import is_scene_file
 MAX_SETTINGS_BYTES = 2**20
 # A warning quotes at most this much of one field's problem (a bad value can be a very long string).
 MAX_PROBLEM_CHARS = 200
+
+
+# How an image smaller than the view is enlarged: every pixel a sharp square, or smoothed.
+TEXTURE_FILTERS = ("nearest", "linear")
 
 
 def config_dir() -> Path:
@@ -71,6 +76,9 @@ class Settings:
     metalness: float = 0.0
     camera_azimuth: float = 30.0
     camera_elevation: float = 20.0
+    texture_filter: str = "nearest"
+    ui_scale_follows_monitor: bool = True
+    ui_scale: float = 1.0  # when it does not follow the monitor
 
 
 # The ranges of the numeric fields: the same table the command line and the panel use.
@@ -85,9 +93,10 @@ _LIMITS: dict[str, Limit] = {
     "metalness": METALNESS,
     "camera_azimuth": AZIMUTH,
     "camera_elevation": ELEVATION,
+    "ui_scale": UI_SCALE,
 }
 # The fields each renderer kind keeps for itself, checked against that kind's own names.
-_CHOICES = {"renderer": tuple(KINDS)} | {
+_CHOICES = {"renderer": tuple(KINDS), "texture_filter": TEXTURE_FILTERS} | {
     kind.settings_fields["view"]: kind.views for kind in KINDS.values() if "view" in kind.settings_fields
 }
 _SCENES = {kind.settings_fields["scene"]: kind.scene_names for kind in KINDS.values()}

@@ -93,6 +93,11 @@ class GlfwWindow:
     def window_size(self) -> tuple[int, int]:
         return self.glfw.get_window_size(self.handle)
 
+    def content_scale(self) -> float:
+        """The monitor's content scale (its DPI setting) where the window is, 1.0 when unknown."""
+        scale = self.glfw.get_window_content_scale(self.handle)[0]
+        return scale if scale > 0 else 1.0
+
     def swap(self) -> None:
         self.glfw.swap_buffers(self.handle)
 
@@ -144,6 +149,10 @@ class EglSurface:
 
     def window_size(self) -> tuple[int, int]:
         return self._size
+
+    def content_scale(self) -> float:
+        """An offscreen surface has no monitor: unscaled."""
+        return 1.0
 
     def should_close(self) -> bool:
         return False

@@ -20,12 +20,13 @@ from OpenGL import GL
 
 from app.display import FrameDisplay
 from app.exports import export_name
-from app.panel import PANEL_WIDTH, Panel
+from app.panel import Panel
 from app.session import Session
 from app.settings import Settings, prepare_config_dir
+from app.ui_style import UiScale, load_font
 from render.core.gpu import gpu_failures
 from render.core.image_io import png_encoder
-from render.core.limits import APP_SIZE
+from render.core.limits import APP_SIZE, UI_SCALE
 from scenes.safe_write import NEW_FILE, OutputError, Placement, write_new_file, write_output
 
 BACKGROUND = (0.11, 0.11, 0.13)
@@ -50,8 +51,12 @@ class App:
         self.frame_log: collections.deque[dict[str, float]] = collections.deque(maxlen=FRAME_LOG_FRAMES)
         self._last_ui = time.perf_counter()
         self._last_delivered: float | None = None  # when the last new frame was shown
+        # Where the frame was last drawn: framebuffer pixels (left, top, width, height), row 0 = top.
+        self.frame_rect = (0, 0, 0, 0)
         imgui.create_context()
         implot.create_context()
+        load_font()
+        self._ui_scale = UiScale()
         # Only a window has a panel layout to keep; where the config folder cannot take it, the app
         # runs without saving anything (None: ImGui writes no imgui.ini).
         keeping = surface.interactive and keep_layout
@@ -62,7 +67,7 @@ class App:
         if surface.interactive:
             imgui.backends.glfw_init_for_opengl(surface.pointer, True)
         imgui.backends.opengl3_init("#version 330")
-        self.display = FrameDisplay(self.settings.force_host_copy)
+        self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
 
@@ -75,6 +80,23 @@ class App:
         """Show frames through a host copy even where CUDA-GL interop works (to compare the two)."""
         self.settings.force_host_copy = on
         self.display.force_host_copy = on
+
+    def set_texture_filter(self, name: str) -> None:
+        """How a render smaller than the view is enlarged: "nearest" or "linear"."""
+        self.settings.texture_filter = name
+        self.display.texture_filter = name
+
+    def ui_scale(self) -> float:
+        """The UI scale in use: the monitor's content scale, or the user's own (within UI_SCALE)."""
+        if self.settings.ui_scale_follows_monitor:
+            return UI_SCALE.clamp(self.surface.content_scale())
+        return self.settings.ui_scale
+
+    def set_ui_scale(self, scale: float | None) -> None:
+        """Scale text and controls by ``scale`` (clamped to UI_SCALE); None follows the monitor."""
+        self.settings.ui_scale_follows_monitor = scale is None
+        if scale is not None:
+            self.settings.ui_scale = UI_SCALE.clamp(float(scale))
 
     def _layout_file(self) -> str | None:
         """imgui.ini in the config folder, unless something other than a regular file is there:
@@ -98,11 +120,13 @@ class App:
     # -- geometry ----------------------------------------------------------------------------
 
     def view_rect(self) -> tuple[int, int, int, int]:
-        """Where the frame goes, in framebuffer pixels (x, y, width, height), right of the panel."""
+        """Where the frame goes, in GL framebuffer pixels (x, y from the bottom, width, height):
+        right of the panel (as wide as it was last drawn) and above the status bar."""
         fb_w, fb_h = self.surface.framebuffer_size()
-        win_w = max(self.surface.window_size()[0], 1)
-        panel = int(PANEL_WIDTH * fb_w / win_w)
-        return (panel, 0, max(fb_w - panel, 0), fb_h)
+        win_w, win_h = self.surface.window_size()
+        panel = int(self.panel.width * fb_w / max(win_w, 1))
+        bar = int(self.panel.status_bar.rect[3] * fb_h / max(win_h, 1))
+        return (panel, bar, max(fb_w - panel, 0), max(fb_h - bar, 0))
 
     def _fit_resolution(self) -> None:
         _, _, width, height = self.view_rect()
@@ -214,6 +238,7 @@ class App:
             "size": self.settings.size,
             "variant": self.session.variant_label(),
             "display_path": self.display.path,
+            "frame_rect": list(self.frame_rect),
             "vsync": self.settings.vsync,
             "frames_measured": len(recent),
             "wall_ms_median": wall,
@@ -232,6 +257,7 @@ class App:
             now = time.perf_counter()
             io.delta_time = max(now - self._last_ui, 1e-6)
             self._last_ui = now
+        self._ui_scale.apply(self.ui_scale())
         imgui.new_frame()
         win_w, win_h = self.surface.window_size()
         self.panel.draw(win_w, win_h)
@@ -239,7 +265,8 @@ class App:
         GL.glViewport(0, 0, fb_w, fb_h)
         GL.glClearColor(*BACKGROUND, 1.0)
         GL.glClear(GL.GL_COLOR_BUFFER_BIT)
-        self.display.draw(*self.view_rect())
+        left, bottom, shown_w, shown_h = self.display.draw(*self.view_rect())
+        self.frame_rect = (left, fb_h - bottom - shown_h, shown_w, shown_h)
         GL.glViewport(0, 0, fb_w, fb_h)
         imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())
 

@@ -28,6 +28,7 @@ class CircleKind:
     scene_errors = (UnknownSceneError,)
     scene_notes: dict[str, str] = {}
     views: tuple[str, ...] = ()
+    view_notes: dict[str, str] = {}
     settings_fields = {"scene": "scene", "seed": "seed", "variant": "variant"}
     cli_options: tuple[str, ...] = ()
 

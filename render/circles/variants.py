@@ -10,8 +10,21 @@ from __future__ import annotations
 
 from render.core.variants import Defines, Option, VariantSpec, VariantTable
 
-TILE_TEST = Option(("box", "exact"), "EXACT_TILE_TEST", {"box": 0, "exact": 1})
-SCAN = Option(("warp", "blelloch", "hillis-steele"), "SCAN_ALGORITHM", {"hillis-steele": 0, "blelloch": 1, "warp": 2})
+TILE_TEST = Option(
+    ("box", "exact"),
+    "EXACT_TILE_TEST",
+    {"box": 0, "exact": 1},
+    about="which circles count as touching a tile: those whose bounding box overlaps it (cheap, a few "
+    "extra), or those whose disc does (exact circle-rectangle distance)",
+)
+SCAN = Option(
+    ("warp", "blelloch", "hillis-steele"),
+    "SCAN_ALGORITHM",
+    {"hillis-steele": 0, "blelloch": 1, "warp": 2},
+    about="the block-wide prefix sum that compacts a tile's circles: warp shuffles, Blelloch's "
+    "work-efficient up/down sweep, or Hillis-Steele's step-efficient doubling",
+)
+SMALL_TILES = Option(("16", "32"), "TILE", about="pixels per side of a screen tile, one thread block each")
 # tile-sort's keys are tile * N + circle: 32 bits when they fit halve the bytes the sort moves.
 SORT_KEYS: tuple[Defines, ...] = ({"KEY_T": "unsigned int"}, {"KEY_T": "unsigned long long"})
 # Snowflakes blend through expf; flat colors use a fused multiply-add only where it rounds exactly.
@@ -36,7 +49,7 @@ VARIANTS = VariantTable(
             source="render_tile_scan.cu",
             kernel="render_tile_scan",
             launch="tile-block",
-            options={"tile": Option(("16", "32"), "TILE"), "scan": SCAN, "test": TILE_TEST},
+            options={"tile": SMALL_TILES, "scan": SCAN, "test": TILE_TEST},
         ),
         VariantSpec(
             "tile-sort",
@@ -44,7 +57,7 @@ VARIANTS = VariantTable(
             source="render_tile_sort.cu",
             kernel="render_tile_sort",
             launch="tile-sort",
-            options={"tile": Option(("16", "32"), "TILE"), "test": TILE_TEST},
+            options={"tile": SMALL_TILES, "test": TILE_TEST},
             scene_defines=SORT_KEYS,
         ),
         VariantSpec(
@@ -54,7 +67,18 @@ VARIANTS = VariantTable(
             source="render_tile_warp.cu",
             kernel="render_tile_warp",
             launch="tile-warp",
-            options={"tile": Option(("32", "64"), "TILE"), "bins": Option(("on", "off"))},
+            options={
+                "tile": Option(
+                    ("32", "64"),
+                    "TILE",
+                    about="pixels per side of a tile, one block each: 4 pixels a thread at 32, 8 at 64",
+                ),
+                "bins": Option(
+                    ("on", "off"),
+                    about="sort-free coarse bins: each bin lists the circles that touch it, so a tile reads only "
+                    "its bin's circles (off: every tile reads every circle)",
+                ),
+            },
             derived=lambda options: {"PIXELS": 4 if options["tile"] == "32" else 8},
             scene_defines=SHADING_BUILDS,
         ),

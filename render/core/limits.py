@@ -52,6 +52,7 @@ class Limit:
 RENDER_SIZE = Limit("size", 1, 16384)
 APP_SIZE = Limit("size", 256, 4096)
 WINDOW_SIDE = Limit("window width and height", 200, 16384)
+UI_SCALE = Limit("UI scale", 0.5, 3.0, integer=False)
 # glibc's srand() takes an unsigned int: wider seeds would silently wrap to another scene.
 SEED = Limit("seed", 0, 2**32 - 1)
 SPHERE_COUNT = Limit("sphere count", 1, 65536)

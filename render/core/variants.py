@@ -22,11 +22,13 @@ class UnknownVariantError(ValueError):
 class Option:
     """One option of a variant: its values (the first is the default) and how a value reaches the
     kernel: as the ``-D`` define ``define`` (its ``codes`` entry, or the value itself as an
-    integer), or, with no define, as a launch argument the variant's strategy reads."""
+    integer), or, with no define, as a launch argument the variant's strategy reads. ``about`` says
+    which idea of the kernel the option toggles (the panel's tooltip)."""
 
     values: tuple[str, ...]
     define: str | None = None
     codes: Mapping[str, int] | None = None
+    about: str = ""
 
     def define_value(self, value: str) -> int:
         return self.codes[value] if self.codes is not None else int(value)

@@ -32,6 +32,10 @@ class SphereKind:
     scene_errors = (UnknownSphereSceneError, SphereUsageError)
     scene_notes = {"classic": "classic: the book's 20 spheres, glibc rand() seed 1"}
     views = VIEWS
+    view_notes = {
+        "classic": "the book's picture: orthographic rays, each sphere lit by its depth",
+        "shaded": "a perspective camera and GGX shading of the same spheres; drag to orbit, Play turns it",
+    }
     settings_fields = {
         "scene": "sphere_scene",
         "seed": "sphere_seed",

@@ -22,11 +22,14 @@ def test_gui_command_screenshot(x_display, config, tmp_path, headless, gui_comma
 
     screen = np.asarray(Image.open(shot))
     assert screen.shape == (500, 800, 3)
-    # The view is 420 x 500: the 256 frame is scaled to 420 x 420, starting 40 rows down.
-    view = screen[40:460, 380:800]
-    scaled_index = (np.arange(256) + 0.5) * 420 / 256
-    assert np.array_equal(view[np.ix_(scaled_index.astype(int), scaled_index.astype(int))], expected_rgb8("rgb", 256))
-    assert json.loads(stats.read_text())["display_path"] == "host copy"
+    report = json.loads(stats.read_text())
+    left, top, width, height = report["frame_rect"]
+    # Right of the 380-pixel panel, above the status bar, the 256 frame scaled to the view's width.
+    assert left == 380 and width == height == 420 and top + height < 500
+    scaled_index = ((np.arange(256) + 0.5) * 420 / 256).astype(int)
+    view = screen[top : top + height, left : left + width]
+    assert np.array_equal(view[np.ix_(scaled_index, scaled_index)], expected_rgb8("rgb", 256))
+    assert report["display_path"] == "host copy"
     assert not (config / "settings.json").exists()  # gui runs save nothing
 
 

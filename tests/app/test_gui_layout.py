@@ -1,0 +1,123 @@
+"""The window's layout under Xvfb: the status bar stays visible at the bottom and shows the last
+message (an export's "saved ..."), the panel resizes by its border and collapses by its title (the
+frame takes the room), the UI scale grows text and spacing, and the texture filter enlarges a small
+render with sharp or smoothed pixels."""
+
+import time
+
+import numpy as np
+import pytest
+
+
+def frames(app, count=3):
+    for _ in range(count):
+        app.frame()
+
+
+def mouse(app, x, y, down=None):
+    """Move the mouse to window pixel (x, y), optionally pressing or releasing the left button, and
+    run a frame so ImGui sees it."""
+    from imgui_bundle import imgui
+
+    io = imgui.get_io()
+    io.add_mouse_pos_event(x, y)
+    if down is not None:
+        io.add_mouse_button_event(0, down)
+    app.frame()
+
+
+def light_share(pixels: np.ndarray) -> float:
+    """The share of ``pixels`` (..., 3) bright enough to be text."""
+    return float(np.mean(pixels.reshape(-1, 3).max(axis=1) > 150))
+
+
+def test_the_status_bar_shows_an_export_at_1280x800(app, run_until_shown):
+    from imgui_bundle import imgui
+
+    from app.surfaces import read_framebuffer
+
+    app.surface.set_size(1280, 800)
+    deadline = time.monotonic() + 10
+    while app.surface.window_size() != (1280, 800) and time.monotonic() < deadline:
+        app.frame()
+    run_until_shown(app)
+    imgui.get_io().add_key_event(imgui.Key.s, True)
+    app.frame()
+    imgui.get_io().add_key_event(imgui.Key.s, False)
+    app.frame()
+    bar = app.panel.status_bar
+    assert bar.shown.startswith("saved ") and bar.shown.endswith("rgb_reference_0000.png"), bar.shown
+    left, top, width, height = bar.rect
+    assert (left, width) == (0, 1280) and top + height == 800 and 20 < height < 60
+    screen = read_framebuffer(1280, 800)
+    assert light_share(screen[int(top) :, :600]) > 0.01  # the message is drawn there
+    # The frame stays above the bar, right of the panel.
+    frame_left, frame_top, frame_w, frame_h = app.frame_rect
+    assert frame_left >= app.panel.width and frame_top + frame_h <= top
+
+
+def test_the_panel_resizes_by_its_border_and_the_frame_follows(app, run_until_shown):
+    run_until_shown(app)
+    width = app.panel.width
+    frame_width = app.frame_rect[2]
+    edge = width - 2
+    mouse(app, edge, 300)
+    mouse(app, edge, 300, down=True)
+    for step in range(1, 11):
+        mouse(app, edge - 6 * step, 300)
+    mouse(app, edge - 60, 300, down=False)
+    frames(app)
+    assert app.panel.width == pytest.approx(width - 60, abs=2)
+    assert app.view_rect()[0] == pytest.approx(app.panel.width, abs=1)
+    assert app.frame_rect[2] > frame_width  # the view grew, so did the frame shown in it
+
+
+def test_the_panel_collapses_and_the_frame_takes_the_window(app, run_until_shown):
+    from imgui_bundle import imgui
+
+    run_until_shown(app)
+    title = imgui.get_frame_height() / 2
+    mouse(app, 60, title)
+    # A double click on the title bar collapses the window, as ImGui does everywhere.
+    for _ in range(2):
+        mouse(app, 60, title, down=True)
+        mouse(app, 60, title, down=False)
+    frames(app)
+    assert app.panel.width == 0
+    assert app.view_rect()[0] == 0
+    assert app.frame_rect[0] < 300  # centred in the whole width now
+
+
+def test_the_ui_scale_grows_text_and_spacing(app, run_until_shown):
+    from imgui_bundle import imgui
+
+    run_until_shown(app)
+    assert app.ui_scale() == 1.0  # Xvfb's content scale
+    height = app.panel.status_bar.rect[3]
+    app.set_ui_scale(2.0)
+    frames(app)
+    assert imgui.get_style().font_scale_dpi == 2.0
+    assert app.panel.status_bar.rect[3] == pytest.approx(2 * height, rel=0.15)
+    app.set_ui_scale(9.0)  # beyond the limit: clamped
+    assert app.settings.ui_scale == 3.0
+    app.set_ui_scale(None)
+    frames(app)
+    assert app.settings.ui_scale_follows_monitor and imgui.get_style().font_scale_dpi == 1.0
+    assert imgui.get_style().window_padding.x == imgui.Style().window_padding.x  # no drift
+
+
+def test_nearest_keeps_the_pixels_and_linear_smooths(app, run_until_shown, expected_rgb8):
+    from app.surfaces import read_framebuffer
+
+    screen = run_until_shown(app)
+    left, top, width, height = app.frame_rect
+    assert width > 256  # enlarged
+    colours = {tuple(c) for c in expected_rgb8("rgb", 256).reshape(-1, 3)}
+    shown = screen[top : top + height, left : left + width].reshape(-1, 3)
+    assert {tuple(c) for c in np.unique(shown, axis=0)} <= colours
+    app.set_texture_filter("linear")
+    app.frame()
+    screen = read_framebuffer(*app.surface.framebuffer_size())
+    shown = screen[top : top + height, left : left + width].reshape(-1, 3)
+    assert len({tuple(c) for c in np.unique(shown, axis=0)} - colours) > 10  # blends at the edges
+    assert app.settings.texture_filter == "linear"
