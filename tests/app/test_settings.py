@@ -55,6 +55,9 @@ def test_a_bad_field_falls_back_alone_and_is_named(tmp_path):
         ("sphere_count", 0, "sphere count must be an integer in 1..65536"),
         ("roughness", 1.5, "roughness must be a finite number in 0..1"),
         ("camera_azimuth", float("nan"), "azimuth must be a finite number in -360..360, got nan"),
+        ("texture_filter", "bicubic", "must be one of nearest, linear"),
+        ("ui_scale", 0.1, "UI scale must be a finite number in 0.5..3"),
+        ("ui_scale_follows_monitor", "yes", "should be bool, got 'yes'"),
     ):
         path.write_text(json.dumps({**kept, field: value}))
         settings, warning = load_settings(path)
