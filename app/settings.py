@@ -17,8 +17,10 @@ from pathlib import Path
 from render.core.limits import (
     APP_SIZE,
     AZIMUTH,
+    DISTANCE,
     ELEVATION,
     METALNESS,
+    PAN,
     ROUGHNESS,
     SEED,
     SPHERE_COUNT,
@@ -71,6 +73,9 @@ class Settings:
     metalness: float = 0.0
     camera_azimuth: float = 30.0
     camera_elevation: float = 20.0
+    camera_distance: float = 2000.0
+    camera_pan_x: float = 0.0
+    camera_pan_y: float = 0.0
 
 
 # The ranges of the numeric fields: the same table the command line and the panel use.
@@ -85,6 +90,9 @@ _LIMITS: dict[str, Limit] = {
     "metalness": METALNESS,
     "camera_azimuth": AZIMUTH,
     "camera_elevation": ELEVATION,
+    "camera_distance": DISTANCE,
+    "camera_pan_x": PAN,
+    "camera_pan_y": PAN,
 }
 # The fields each renderer kind keeps for itself, checked against that kind's own names.
 _CHOICES = {"renderer": tuple(KINDS)} | {
