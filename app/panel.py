@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.kinds import KINDS
 
@@ -25,6 +26,9 @@ SHORTCUTS = (
     ("S", "export the frame to PNG"),
     ("R", "reset to frame 0"),
     ("H or F1", "show or hide this help"),
+    ("Drag", "orbit the camera (shaded spheres, over the picture)"),
+    ("Shift+drag", "pan the camera"),
+    ("Wheel", "zoom the camera"),
 )
 WARNING = imgui.ImVec4(1.0, 0.75, 0.3, 1.0)
 GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
@@ -74,15 +78,21 @@ class Panel:
             self.show_help = not self.show_help
 
     def handle_mouse(self) -> None:
-        """A left-button drag outside the panel orbits the shaded view's camera."""
+        """Outside the panel, the shaded view's camera: a left-button drag orbits it, with shift
+        held pans it, the wheel zooms it."""
         io = imgui.get_io()
         session = self.app.session
         if io.want_capture_mouse or not session.orbits:
             return
-        if imgui.is_mouse_dragging(imgui.MouseButton_.left):
-            delta = io.mouse_delta
-            if delta.x or delta.y:
-                session.orbit(-delta.x * ORBIT_DEGREES_PER_PIXEL, delta.y * ORBIT_DEGREES_PER_PIXEL)
+        if io.mouse_wheel:
+            session.zoom(io.mouse_wheel)
+        delta = io.mouse_delta
+        if not (imgui.is_mouse_dragging(imgui.MouseButton_.left) and (delta.x or delta.y)):
+            return
+        if io.key_shift:
+            session.pan(delta.x, delta.y, shown_pixels(self.app))
+        else:
+            session.orbit(-delta.x * ORBIT_DEGREES_PER_PIXEL, delta.y * ORBIT_DEGREES_PER_PIXEL)
 
     # -- the panel ---------------------------------------------------------------------------
 
@@ -192,6 +202,7 @@ class Panel:
             changed, value = imgui.slider_float(key, getattr(settings, key), limit.low, limit.high, "%.2f", flags)
             if changed:
                 session.set_material(**{key: value})
+        camera_controls(self.app)
         imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(imgui.Col_.text_disabled))
         imgui.text_wrapped("Drag the picture to orbit the camera; Play turns it.")
         imgui.pop_style_color()
@@ -306,6 +317,7 @@ class Panel:
         imgui.same_line()
         if imgui.button("Screenshot with UI"):
             self.app.request_screenshot()
+        copy_command_button(self.app)
         imgui.separator_text("Correctness")
         on_cpu = session.backend != "cuda"
         imgui.begin_disabled(on_cpu)
