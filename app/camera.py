@@ -5,6 +5,7 @@ sliders set the material, and the renderer turns it on by its frame number. ``Vi
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from app.settings import Settings
@@ -14,6 +15,7 @@ from render.kinds import KINDS
 from render.spheres.shading import ShadeSettings
 
 ZOOM_STEP = 1.1  # the camera distance's factor per notch of the mouse wheel
+MAX_ZOOM_NOTCHES = 1000.0
 # The shaded view's command-line options, each a ShadeSettings field of the same name, and the
 # settings fields that hold them.
 LOOK_FIELDS: dict[str, tuple[str, ...]] = {
@@ -92,7 +94,11 @@ class ViewActions:
 
     def zoom(self, notches: float) -> None:
         """Move the camera closer (``notches`` > 0, the wheel turned up) or away, by ZOOM_STEP per
-        notch, within DISTANCE."""
+        notch, within DISTANCE; a wheel that reports no finite number is ignored."""
+        if not math.isfinite(notches):
+            return
+        # Past MAX_ZOOM_NOTCHES the distance is at a limit either way, and ZOOM_STEP**notches overflows.
+        notches = max(min(notches, MAX_ZOOM_NOTCHES), -MAX_ZOOM_NOTCHES)
         self.settings.camera_distance = DISTANCE.clamp(self.settings.camera_distance * ZOOM_STEP**-notches)
         self._reshade()
 
@@ -100,7 +106,7 @@ class ViewActions:
         """Move the look-at point within the camera's plane so that the picture, shown
         ``shown_pixels`` high, follows a drag by ``right_pixels`` and ``down_pixels`` (at the
         look-at point's depth exactly, nearer and farther spheres less and more); within PAN."""
-        if shown_pixels <= 0:
+        if not (shown_pixels > 0 and math.isfinite(right_pixels) and math.isfinite(down_pixels)):
             return
         scale = shading_of(self.settings).world_per_pixel(shown_pixels)
         self.settings.camera_pan_x = PAN.clamp(self.settings.camera_pan_x - right_pixels * scale)

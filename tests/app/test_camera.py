@@ -54,6 +54,13 @@ def test_the_wheel_zooms_in_steps_within_the_distance_limit(shaded):
     shaded.zoom(-1000)
     assert shaded.settings.camera_distance == DISTANCE.high == shaded.renderer.camera.distance
     assert np.array_equal(shown_bytes(shaded), shade_reference(CLASSIC, 256, ShadeSettings(distance=DISTANCE.high)))
+    shaded.zoom(-1e308)  # 1.1 ** 1e308 overflows a float
+    assert shaded.settings.camera_distance == DISTANCE.high
+    shaded.zoom(1e308)
+    assert shaded.settings.camera_distance == DISTANCE.low
+    for broken in (float("nan"), float("inf"), -float("inf")):
+        shaded.zoom(broken)
+        assert shaded.settings.camera_distance == DISTANCE.low == shaded.renderer.camera.distance
 
 
 def test_a_pan_keeps_the_look_at_plane_under_the_mouse(shaded):
@@ -78,8 +85,9 @@ def test_a_pan_stops_at_its_limit_and_ignores_a_hidden_picture(shaded):
     shaded.pan(-1e6, -1e6, 100)
     assert (shaded.settings.camera_pan_x, shaded.settings.camera_pan_y) == (PAN.high, PAN.low)
     assert shaded.renderer.camera.pan == (PAN.high, PAN.low)
-    shaded.pan(50, 50, 0)  # a minimized window shows no picture
-    assert (shaded.settings.camera_pan_x, shaded.settings.camera_pan_y) == (PAN.high, PAN.low)
+    for right, down, shown in ((50, 50, 0), (float("nan"), 1, 300), (1, float("inf"), 300), (1, 1, float("nan"))):
+        shaded.pan(right, down, shown)  # a minimized window shows no picture; a broken mouse moves nothing
+        assert (shaded.settings.camera_pan_x, shaded.settings.camera_pan_y) == (PAN.high, PAN.low)
 
 
 def test_reset_camera_restores_the_defaults_and_keeps_material_and_frame(shaded):
@@ -266,6 +274,15 @@ def test_a_relative_scene_file_is_named_by_its_absolute_path(shaded, tmp_path, m
     command = render_command(shaded)
     assert parsed(command).scene == str(tmp_path / "-dash.npz")
     assert parsed(command).out == "-dash_reference_shaded_0000.png" and "--out=-dash_" in command
+
+
+def test_a_scene_file_with_a_long_name_gives_an_output_name_that_fits(shaded, tmp_path):
+    from scenes.files import save_sphere_scene
+    from scenes.spheres import random_spheres
+
+    long_name = "\u00e9" * 120 + ".npz"  # 244 bytes in UTF-8: a file name, but not with a suffix added
+    assert shaded.select_scene(str(save_sphere_scene(random_spheres(3, 1), tmp_path / long_name))), shaded.status
+    assert parsed(render_command(shaded, tmp_path)).out == "spheres_reference_shaded_0000.png"
 
 
 def test_the_output_name_is_one_that_is_free(shaded, tmp_path):
