@@ -14,6 +14,8 @@ from app.exports import export_name
 from render.core.limits import ANIMATED_FRAME
 from scenes.safe_write import free_name
 
+MAX_NAME_BYTES = 255  # the longest file name that Linux file systems take
+
 
 class NotReproducible(ValueError):
     """The command line cannot render the frame shown; the message says why."""
@@ -43,6 +45,8 @@ def render_command(session, folder: str | Path = ".") -> str:
         for name in LOOK_OPTIONS:
             words += _option(f"--{name}", getattr(look.shading, name))
     name = export_name(scene, session.export_label(), session.frame)
+    if len(os.fsencode(name)) > MAX_NAME_BYTES:  # after a scene file's very long name
+        name = export_name(kind.name, session.export_label(), session.frame)
     words += _option("--out", os.path.basename(free_name(Path(folder) / name)))
     return shlex.join(words)
 
