@@ -32,8 +32,8 @@ def render_command(session, folder: str | Path = ".") -> str:
             f"frame {session.frame} is outside the command line's frames of an animated scene, "
             f"{ANIMATED_FRAME.text()} (Reset goes back to frame 0)"
         )
-    # A file by its absolute path: the command may run in another folder than the app.
     words = ["rasterlab", "render", "--renderer", kind.name]
+    # A file by its absolute path: the command may run in another folder than the app.
     words += _option("--scene", scene if scene in kind.scene_names else os.path.abspath(scene))
     for role in kind.scene_inputs(scene):
         words += _option(f"--{role}", getattr(settings, kind.settings_fields[role]))
