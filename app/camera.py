@@ -1,16 +1,33 @@
 """The view, camera and material of kinds that have them (the sphere tracer's classic and shaded
-views): kept in the settings, turned by mouse drags and sliders, handed to the renderer between
-frames. ``ViewActions`` are the ``Session``'s actions on them."""
+views). The settings keep frame 0's camera; mouse drags orbit and pan it, the wheel zooms it,
+sliders set the material, and the renderer turns it on by its frame number. ``ViewActions`` are the
+``Session``'s actions on them."""
 
 from __future__ import annotations
 
-import dataclasses
+import math
+from typing import Any
 
 from app.settings import Settings
 from render.core.kind import Look
-from render.core.limits import ELEVATION, METALNESS, ROUGHNESS
+from render.core.limits import DISTANCE, ELEVATION, METALNESS, PAN, ROUGHNESS
 from render.kinds import KINDS
 from render.spheres.shading import ShadeSettings
+
+ZOOM_STEP = 1.1  # the camera distance's factor per notch of the mouse wheel
+MAX_ZOOM_NOTCHES = 1000.0
+# The shaded view's command-line options, each a ShadeSettings field of the same name, and the
+# settings fields that hold them.
+LOOK_FIELDS: dict[str, tuple[str, ...]] = {
+    "azimuth": ("camera_azimuth",),
+    "elevation": ("camera_elevation",),
+    "distance": ("camera_distance",),
+    "pan": ("camera_pan_x", "camera_pan_y"),
+    "roughness": ("roughness",),
+    "metalness": ("metalness",),
+}
+LOOK_OPTIONS = tuple(LOOK_FIELDS)
+CAMERA_FIELDS = ("camera_azimuth", "camera_elevation", "camera_distance", "camera_pan_x", "camera_pan_y")
 
 
 def shading_of(settings: Settings) -> ShadeSettings:
@@ -18,33 +35,20 @@ def shading_of(settings: Settings) -> ShadeSettings:
     return ShadeSettings(
         azimuth=settings.camera_azimuth,
         elevation=settings.camera_elevation,
+        distance=settings.camera_distance,
+        pan=(settings.camera_pan_x, settings.camera_pan_y),
         roughness=settings.roughness,
         metalness=settings.metalness,
     ).checked()
 
 
-def material_changes(settings: Settings, roughness: float | None, metalness: float | None) -> dict[str, float]:
-    """Store the given material values (clamped to ROUGHNESS and METALNESS); returns them by name."""
-    changes = {}
-    for key, value, limit in (("roughness", roughness, ROUGHNESS), ("metalness", metalness, METALNESS)):
-        if value is not None:
-            changes[key] = limit.clamp(float(value))
-            setattr(settings, key, changes[key])
-    return changes
-
-
-def orbit_changes(settings: Settings, current: ShadeSettings | None, around: float, up: float) -> dict[str, float]:
-    """Turn the stored camera by ``around`` and ``up`` degrees (elevation kept within ELEVATION);
-    returns the changes to apply to ``current``, the renderer's shading (None: it has none)."""
-    settings.camera_azimuth = (settings.camera_azimuth + around) % 360.0
-    settings.camera_elevation = ELEVATION.clamp(settings.camera_elevation + up)
-    if current is None:
-        return {}
-    return {"azimuth": (current.azimuth + around) % 360.0, "elevation": settings.camera_elevation}
-
-
-def reshaded(current: ShadeSettings, changes: dict[str, float]) -> ShadeSettings:
-    return dataclasses.replace(current, **changes).checked()
+def store_look(settings: Settings, given: dict[str, Any]) -> None:
+    """Keep the shaded view's values ``given`` by their command-line names (LOOK_OPTIONS; ``pan``
+    is an (x, y) pair), already checked against their limits."""
+    for name, value in given.items():
+        fields = LOOK_FIELDS[name]
+        for field, part in zip(fields, value if len(fields) > 1 else (value,), strict=True):
+            setattr(settings, field, float(part))
 
 
 class ViewActions:
@@ -77,21 +81,59 @@ class ViewActions:
 
     def set_material(self, roughness: float | None = None, metalness: float | None = None) -> None:
         """Change the view's material live (values clamped to ROUGHNESS and METALNESS)."""
-        self._reshade(material_changes(self.settings, roughness, metalness))
+        for key, value, limit in (("roughness", roughness, ROUGHNESS), ("metalness", metalness, METALNESS)):
+            if value is not None:
+                setattr(self.settings, key, limit.clamp(float(value)))
+        self._reshade()
 
     def orbit(self, degrees_around: float, degrees_up: float) -> None:
         """Turn the view's camera (a mouse drag); elevation stays within ELEVATION."""
-        current = getattr(self.renderer, "shading", None)
-        self._reshade(orbit_changes(self.settings, current, degrees_around, degrees_up))
+        self.settings.camera_azimuth = (self.settings.camera_azimuth + degrees_around) % 360.0
+        self.settings.camera_elevation = ELEVATION.clamp(self.settings.camera_elevation + degrees_up)
+        self._reshade()
 
-    def _reshade(self, changes: dict[str, float]) -> None:
-        current = getattr(self.renderer, "shading", None)
-        if current is not None and changes:
-            self.renderer.shading = reshaded(current, changes)
+    def zoom(self, notches: float) -> None:
+        """Move the camera closer (``notches`` > 0, the wheel turned up) or away, by ZOOM_STEP per
+        notch, within DISTANCE; a wheel that reports no finite number is ignored."""
+        if not math.isfinite(notches):
+            return
+        # Past MAX_ZOOM_NOTCHES the distance is at a limit either way, and ZOOM_STEP**notches overflows.
+        notches = max(min(notches, MAX_ZOOM_NOTCHES), -MAX_ZOOM_NOTCHES)
+        self.settings.camera_distance = DISTANCE.clamp(self.settings.camera_distance * ZOOM_STEP**-notches)
+        self._reshade()
+
+    def pan(self, right_pixels: float, down_pixels: float, shown_pixels: float) -> None:
+        """Move the look-at point within the camera's plane so that the picture, shown
+        ``shown_pixels`` high, follows a drag by ``right_pixels`` and ``down_pixels`` (at the
+        look-at point's depth exactly, nearer and farther spheres less and more); within PAN."""
+        if not (shown_pixels > 0 and math.isfinite(right_pixels) and math.isfinite(down_pixels)):
+            return
+        scale = shading_of(self.settings).world_per_pixel(shown_pixels)
+        self.settings.camera_pan_x = PAN.clamp(self.settings.camera_pan_x - right_pixels * scale)
+        self.settings.camera_pan_y = PAN.clamp(self.settings.camera_pan_y + down_pixels * scale)
+        self._reshade()
+
+    def reset_camera(self) -> None:
+        """The camera's azimuth, elevation, distance and pan back to their defaults (the material
+        and the frame stay)."""
+        for field in CAMERA_FIELDS:
+            setattr(self.settings, field, getattr(Settings, field))
+        self._reshade()
+
+    def shown_camera(self) -> ShadeSettings | None:
+        """The camera and material of the frame shown (frame 0's turned by the frame); None for a
+        view without a camera."""
+        return getattr(self.renderer, "shading", None) if self.orbits else None
+
+    def _reshade(self) -> None:
+        """Hand the settings' camera and material to the renderer, which turns them to its frame."""
+        camera = shading_of(self.settings)
+        if self.orbits and camera != self.renderer.camera:
+            self.renderer.camera = camera
             self.cpu.dirty = True
 
     @property
     def orbits(self) -> bool:
         """Whether a drag over the picture turns a camera (the shaded sphere view)."""
         # Asked every frame: the view alone decides, without building the camera's settings.
-        return self._setting("view", "") == "shaded" and getattr(self.renderer, "shading", None) is not None
+        return self._setting("view", "") == "shaded" and getattr(self.renderer, "camera", None) is not None

@@ -15,7 +15,6 @@ import os
 import signal
 import sys
 import threading
-from pathlib import Path
 
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
@@ -24,7 +23,7 @@ from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
-from scenes.safe_write import OutputError, numbered, reserve_standard_descriptors
+from scenes.safe_write import OutputError, free_name, reserve_standard_descriptors
 
 # Where each command's output files are, so that messages move to stderr when one of them is stdout.
 _OUTPUT_OPTIONS = ("out", "raw", "json", "chart", "screenshot", "stats", "file")
@@ -91,14 +90,6 @@ def _flush_stdout() -> str | None:
     return None
 
 
-def _free_name(name: str) -> str:
-    """``name``, or the first of the names ``write_new_file`` would take after it that is free now."""
-    number = 1
-    while os.path.lexists(numbered(Path(name), number)):
-        number += 1
-    return str(numbered(Path(name), number))
-
-
 def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
     try:
@@ -157,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
             from app.launch import GuiOptions, run_gui
 
             return run_gui(GuiOptions(persist=True))
-        out = _free_name("rand10k.png")
+        out = free_name("rand10k.png")
         note(f"note: no display; rendering {out} instead (rasterlab gui --headless runs the app offscreen)")
         args = parser.parse_args(["render", "--scene", "rand10k"])
         # Should another program take the name meanwhile, the next free one is used at the write.

@@ -128,6 +128,36 @@ def _size_and_seed(parser: argparse.ArgumentParser) -> None:
     _number(parser, "--seed", limits.SEED, "scene seed", 0)
 
 
+def _pair(limit: limits.Limit) -> Callable[[str], tuple[float, float]]:
+    """An argparse type reading ``X,Y``, each a number in ``limit``'s range."""
+    number = _within(limit)
+
+    def parse(text: str) -> tuple[float, float]:
+        parts = text.split(",")
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"{limit.name} must be X,Y, two numbers in {limit.text()}, got {text!r}")
+        return (number(parts[0]), number(parts[1]))
+
+    return parse
+
+
+def _shaded_options(group) -> None:
+    """The shaded sphere view's camera and material (``app.camera.LOOK_OPTIONS``)."""
+    for name, limit, text in (
+        ("azimuth", limits.AZIMUTH, "camera degrees around the y axis (default 30)"),
+        ("elevation", limits.ELEVATION, "camera degrees above the xz plane (default 20)"),
+        ("distance", limits.DISTANCE, "camera distance from the point it looks at (default 2000)"),
+        ("pan", limits.PAN, "that point moved X right and Y up in the camera's plane (default 0,0)"),
+        ("roughness", limits.ROUGHNESS, "GGX roughness (default 0.35; at least 0.05 is used)"),
+        ("metalness", limits.METALNESS, "0 dielectric .. 1 metal (default 0)"),
+    ):
+        if name == "pan":  # a pair: argparse reads "-1,2" as an option, "=" keeps it a value
+            described = f"{text}, {limit.text()} each; a negative X is written --pan=-X,Y"
+            group.add_argument("--pan", type=_pair(limit), metavar="X,Y", help=described)
+        else:
+            group.add_argument(f"--{name}", type=_within(limit), help=f"{text}, {limit.text()}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="rasterlab",
@@ -174,13 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     shaded = render.add_argument_group("spheres, shaded view")
     shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
-    for name, limit, text in (
-        ("azimuth", limits.AZIMUTH, "camera degrees around the y axis (default 30)"),
-        ("elevation", limits.ELEVATION, "camera degrees above the xz plane (default 20)"),
-        ("roughness", limits.ROUGHNESS, "GGX roughness (default 0.35; at least 0.05 is used)"),
-        ("metalness", limits.METALNESS, "0 dielectric .. 1 metal (default 0)"),
-    ):
-        shaded.add_argument(f"--{name}", type=_within(limit), help=f"{text}, {limit.text()}")
+    _shaded_options(shaded)
 
     check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference")
     check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
@@ -222,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()}",
     )
     gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded")
+    _shaded_options(gui.add_argument_group("spheres, shaded view (defaults of a first run; later runs: the last used)"))
     gui.add_argument("--variant", help=VARIANT_HELP)
     gui.add_argument("--size", type=_within(limits.APP_SIZE), help=f"render resolution, {limits.APP_SIZE.text()}")
     gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default: the last one used)")

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from app.camera import LOOK_OPTIONS
 from app.cli_args import UsageError
 from app.outputs import claim_outputs
 from app.progress import frame_bar, step_bar
@@ -18,8 +19,6 @@ from render.core.renderer import NoGpu, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
 from scenes.safe_write import Placement
-
-_LOOK_OPTIONS = ("azimuth", "elevation", "roughness", "metalness")
 
 
 def note(text: str) -> None:
@@ -79,11 +78,16 @@ def _look(args: argparse.Namespace, kind: RendererKind) -> Look:
     from render.spheres.shading import ShadeSettings
 
     view = getattr(args, "view", None) or kind.views[0]
-    given = {name: getattr(args, name) for name in _LOOK_OPTIONS if getattr(args, name, None) is not None}
+    given = _look_values(args)
     if given and view != "shaded":
         names = ", ".join(f"--{name}" for name in given)
         raise UsageError(f"{names} {'applies' if len(given) == 1 else 'apply'} to --view shaded")
     return Look(view, ShadeSettings(**given).checked())
+
+
+def _look_values(args: argparse.Namespace) -> dict:
+    """The shaded view's camera and material options given, by name (LOOK_OPTIONS)."""
+    return {name: getattr(args, name) for name in LOOK_OPTIONS if getattr(args, name, None) is not None}
 
 
 def _variants(kind: RendererKind, names: list[str] | None) -> list[str]:
@@ -224,6 +228,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
         renderer=renderer,
         count=args.count,
         view=args.view,
+        look=_look_values(args),
         scene=args.scene,
         variant=args.variant,
         size=args.size,

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from app.camera import store_look
 from app.settings import Settings, load_settings, save_settings
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
@@ -22,6 +23,7 @@ class GuiOptions:
     renderer: str | None = None  # circles or spheres; scene, variant and seed apply to it
     count: int | None = None  # the random sphere scene's count
     view: str | None = None  # the sphere view
+    look: dict = dataclasses.field(default_factory=dict)  # the shaded view's camera and material, by option name
     scene: str | None = None
     variant: str | None = None
     size: int | None = None
@@ -63,6 +65,7 @@ def _apply(settings: Settings, options: GuiOptions) -> None:
         value = getattr(options, option)
         if value is not None and field is not None:
             setattr(settings, field, value)
+    store_look(settings, options.look)
     if options.size is not None:
         settings.fit_to_window = False
     if options.window is not None:

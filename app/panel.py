@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
+from app.panel_camera import camera_controls, copy_command_button, shown_pixels
+from app.panel_display import draw_display
 from app.panel_timings import draw_timings
-from app.settings import TEXTURE_FILTERS
+from app.panel_widgets import WARNING, tip
 from app.status_bar import StatusBar
-from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT, UI_SCALE
+from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.kinds import KINDS
 
 if TYPE_CHECKING:
@@ -34,16 +36,12 @@ SHORTCUTS = (
     ("S", "export the frame to PNG"),
     ("R", "reset to frame 0"),
     ("H or F1", "show or hide this help"),
+    ("Drag", "orbit the camera (shaded spheres, over the picture)"),
+    ("Shift+drag", "pan the camera"),
+    ("Wheel", "zoom the camera"),
 )
-WARNING = imgui.ImVec4(1.0, 0.75, 0.3, 1.0)
 GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
 BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)
-
-
-def tip(text: str) -> None:
-    """A tooltip for the last widget, also while it is disabled (then it often says why)."""
-    if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled | imgui.HoveredFlags_.delay_short):
-        imgui.set_tooltip(text)
 
 
 def section(title: str) -> bool:
@@ -89,15 +87,21 @@ class Panel:
             self.show_help = not self.show_help
 
     def handle_mouse(self) -> None:
-        """A left-button drag outside the panel orbits the shaded view's camera."""
+        """Outside the panel, the shaded view's camera: a left-button drag orbits it, with shift
+        held pans it, the wheel zooms it."""
         io = imgui.get_io()
         session = self.app.session
         if io.want_capture_mouse or not session.orbits:
             return
-        if imgui.is_mouse_dragging(imgui.MouseButton_.left):
-            delta = io.mouse_delta
-            if delta.x or delta.y:
-                session.orbit(-delta.x * ORBIT_DEGREES_PER_PIXEL, delta.y * ORBIT_DEGREES_PER_PIXEL)
+        if io.mouse_wheel:
+            session.zoom(io.mouse_wheel)
+        delta = io.mouse_delta
+        if not (imgui.is_mouse_dragging(imgui.MouseButton_.left) and (delta.x or delta.y)):
+            return
+        if io.key_shift:
+            session.pan(delta.x, delta.y, shown_pixels(self.app))
+        else:
+            session.orbit(-delta.x * ORBIT_DEGREES_PER_PIXEL, delta.y * ORBIT_DEGREES_PER_PIXEL)
 
     # -- the panel ---------------------------------------------------------------------------
 
@@ -137,7 +141,7 @@ class Panel:
         if section("Correctness"):
             self._check()
         if section("Display"):
-            self._display()
+            draw_display(self.app)
 
     def _backend(self) -> None:
         session = self.app.session
@@ -234,6 +238,7 @@ class Panel:
             if changed:
                 session.set_material(**{key: value})
             tip(MATERIAL_TIPS[key])
+        camera_controls(self.app)
         imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(imgui.Col_.text_disabled))
         imgui.text_wrapped("Drag the picture to orbit the camera; Play turns it.")
         imgui.pop_style_color()
@@ -299,39 +304,6 @@ class Panel:
         imgui.same_line()
         imgui.text(f"frame {session.frame}" + ("" if session.animated else " (static scene)"))
 
-    def _display(self) -> None:
-        app, settings = self.app, self.app.session.settings
-        changed, vsync = imgui.checkbox("vsync", settings.vsync)
-        if changed:
-            app.set_vsync(vsync)
-        tip("wait for the monitor's refresh between frames; off shows how fast the loop can go")
-        imgui.same_line()
-        changed, force = imgui.checkbox("force host copy", settings.force_host_copy)
-        if changed:
-            app.set_force_host_copy(force)
-        tip("copy each frame through host memory instead of CUDA-OpenGL interop, to compare the two paths")
-        imgui.text(f"display path: {app.display.path}")
-        if app.display.notice:
-            imgui.text_colored(WARNING, "interop unavailable: host copy")
-            tip(app.display.notice)
-        filters = list(TEXTURE_FILTERS)
-        changed, index = imgui.combo("pixels", filters.index(settings.texture_filter), filters)
-        if changed:
-            app.set_texture_filter(filters[index])
-        tip("how an image smaller than the view is enlarged: nearest keeps every pixel sharp, linear smooths")
-        changed, follow = imgui.checkbox("UI scale of the monitor", settings.ui_scale_follows_monitor)
-        if changed:
-            app.set_ui_scale(None if follow else app.ui_scale())
-        tip("size text and controls by the monitor's content scale (its DPI setting)")
-        imgui.begin_disabled(settings.ui_scale_follows_monitor)
-        changed, scale = imgui.slider_float(
-            "UI scale", settings.ui_scale, UI_SCALE.low, UI_SCALE.high, "%.2f", imgui.SliderFlags_.always_clamp
-        )
-        if imgui.is_item_deactivated_after_edit():
-            app.set_ui_scale(scale)
-        tip("text and control size, applied when you let go")
-        imgui.end_disabled()
-
     def _export(self) -> None:
         session, settings = self.app.session, self.app.session.settings
         changed, folder = imgui.input_text("folder", settings.export_folder)
@@ -345,6 +317,7 @@ class Panel:
         if imgui.button("Screenshot with UI"):
             self.app.request_screenshot()
         tip("the whole window, panel included, as PNG")
+        copy_command_button(self.app)
 
     def _check(self) -> None:
         session = self.app.session

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from app.panel_widgets import WARNING, tip
+
 if TYPE_CHECKING:
     from app.window import App
 
 MOVING_AVERAGE = 30  # frames in the chart's moving average of the total
 CHART_HEIGHT = 170.0  # unscaled pixels
-WARNING = imgui.ImVec4(1.0, 0.75, 0.3, 1.0)
 
 
 def moving_average(values: np.ndarray, window: int) -> np.ndarray:
@@ -43,8 +44,7 @@ def draw_timings(app: App) -> None:
     fps = app.delivered_fps()
     # New frames only: redrawing the last one while the CPU works is not a frame delivered.
     imgui.text("frames/s: -" if fps is None else f"frames/s: {fps:.3g}" if fps < 10 else f"frames/s: {fps:.0f}")
-    if imgui.is_item_hovered():
-        imgui.set_tooltip("new frames shown per second (median of the last 30); the window redraws more often")
+    tip("new frames shown per second (median of the last 30); the window redraws more often")
     if session.busy:
         imgui.same_line()
         imgui.text_colored(WARNING, "rendering on the CPU...")

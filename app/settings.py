@@ -17,8 +17,10 @@ from pathlib import Path
 from render.core.limits import (
     APP_SIZE,
     AZIMUTH,
+    DISTANCE,
     ELEVATION,
     METALNESS,
+    PAN,
     ROUGHNESS,
     SEED,
     SPHERE_COUNT,
@@ -79,6 +81,9 @@ class Settings:
     texture_filter: str = "nearest"
     ui_scale_follows_monitor: bool = True
     ui_scale: float = 1.0  # when it does not follow the monitor
+    camera_distance: float = 2000.0
+    camera_pan_x: float = 0.0
+    camera_pan_y: float = 0.0
 
 
 # The ranges of the numeric fields: the same table the command line and the panel use.
@@ -94,6 +99,9 @@ _LIMITS: dict[str, Limit] = {
     "camera_azimuth": AZIMUTH,
     "camera_elevation": ELEVATION,
     "ui_scale": UI_SCALE,
+    "camera_distance": DISTANCE,
+    "camera_pan_x": PAN,
+    "camera_pan_y": PAN,
 }
 # The fields each renderer kind keeps for itself, checked against that kind's own names.
 _CHOICES = {"renderer": tuple(KINDS), "texture_filter": TEXTURE_FILTERS} | {

@@ -164,6 +164,14 @@ def numbered(path: Path, number: int) -> Path:
     return path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
+def free_name(name: str | Path) -> str:
+    """``name``, or the first of the names ``write_new_file`` would take after it that is free now."""
+    number = 1
+    while os.path.lexists(numbered(Path(name), number)):
+        number += 1
+    return str(numbered(Path(name), number))
+
+
 def write_new_file(path: str | Path, write: Callable[[BinaryIO], object]) -> Path:
     """Write a new regular file at ``path``, or at ``name-2.ext``, ``name-3.ext``, ... when the name
     is taken, even by something that appears while writing; never replaces anything. Returns the

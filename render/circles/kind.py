@@ -12,7 +12,7 @@ from render.core.variants import VariantChoice
 from scenes.animation import advance
 from scenes.builtin import SCENE_NAMES, SCORED_SCENES, UnknownSceneError, build_scene
 from scenes.files import save_scene
-from scenes.lookup import scene_loader
+from scenes.lookup import names_a_file, scene_loader
 from scenes.model import CircleScene
 from scenes.safe_write import Placement
 
@@ -37,6 +37,9 @@ class CircleKind:
 
     def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], CircleScene]:
         return scene_loader(name_or_file, seed)
+
+    def scene_inputs(self, name_or_file: str) -> tuple[str, ...]:
+        return () if names_a_file(name_or_file, SCENE_NAMES) else ("seed",)
 
     def built_in_scene(self, name: str, seed: int | None, count: int | None) -> CircleScene:
         return build_scene(name, 0 if seed is None else seed)

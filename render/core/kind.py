@@ -138,6 +138,11 @@ class RendererKind(Protocol):
         to the scenes that take them."""
         ...
 
+    def scene_inputs(self, name_or_file: str) -> tuple[str, ...]:
+        """Which of the app's ``seed`` and ``count`` make the scene ``name_or_file`` (a scene file
+        takes neither), so that a command line reproducing it names exactly those."""
+        ...
+
     def built_in_scene(self, name: str, seed: int | None, count: int | None) -> Any:
         """The built-in scene ``name`` at frame 0 (``seed`` and ``count`` None: its defaults)."""
         ...

@@ -58,6 +58,13 @@ SEED = Limit("seed", 0, 2**32 - 1)
 SPHERE_COUNT = Limit("sphere count", 1, 65536)
 AZIMUTH = Limit("azimuth", -360.0, 360.0, integer=False)
 ELEVATION = Limit("elevation", -89.0, 89.0, integer=False)  # the orbit camera's up vector degenerates at 90
+# The shaded view's camera distance from its look-at point, which stays in front of it. At the low end
+# one of the book's spheres (radius 20..120) about fills the picture; at the high end the scene (centres
+# within +-500) is a tenth of it, and float32 ray tests are still exact enough (|eye|^2 ~ 1e8).
+DISTANCE = Limit("distance", 250.0, 10_000.0, integer=False)
+# The look-at point's offset in the camera's plane: the spheres reach about 620 from the origin, so
+# past this the camera would look away from every one of them.
+PAN = Limit("pan", -1000.0, 1000.0, integer=False)
 ROUGHNESS = Limit("roughness", 0.0, 1.0, integer=False)
 METALNESS = Limit("metalness", 0.0, 1.0, integer=False)
 # Frame k of an animated scene costs k + 1 animation steps (about 2 ms each for snow on the CPU);

@@ -43,7 +43,10 @@ class SphereKind:
         "view": "sphere_view",
         "count": "sphere_count",
     }
-    cli_options = ("count", "view", "azimuth", "elevation", "roughness", "metalness", "counts", "sizes", "chart")
+    cli_options = (
+        *("count", "view", "azimuth", "elevation", "distance", "pan", "roughness", "metalness"),
+        *("counts", "sizes", "chart"),
+    )
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
         """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""
@@ -62,9 +65,12 @@ class SphereKind:
 
     def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], SphereScene]:
         """Only ``random`` takes the settings' count and seed; ``classic`` is the book's."""
-        if name_or_file == "random":
+        if self.scene_inputs(name_or_file):
             return sphere_scene_loader(name_or_file, count, seed)
         return sphere_scene_loader(name_or_file, None, None)
+
+    def scene_inputs(self, name_or_file: str) -> tuple[str, ...]:
+        return ("count", "seed") if name_or_file == "random" else ()
 
     def default_variant(self, scene: SphereScene) -> VariantChoice:
         return VARIANTS.parse("constant" if scene.count <= MAX_CONSTANT_SPHERES else "shared-tiled")

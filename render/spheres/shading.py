@@ -1,8 +1,9 @@
 """The shaded view of the sphere scenes: orbit camera, material and light settings, the kernels'
 parameter block, and the NumPy reference of ``shaders/sphere_shaded.cuh``.
 
-A perspective camera orbits the origin (the scenes span -500..500 on each axis). One directional
-light plus ambient; Lambert diffuse plus a GGX microfacet lobe:
+A perspective camera orbits the origin (the scenes span -500..500 on each axis) at a distance; the
+pan moves the point it looks at within the camera's plane. One directional light plus ambient;
+Lambert diffuse plus a GGX microfacet lobe:
 
 * D(h) = alpha^2 / (pi ((n.h)^2 (alpha^2 - 1) + 1)^2), alpha = roughness^2
 * G2 = 1 / (1 + Lambda(wi) + Lambda(wo)), Lambda(w) = (sqrt(1 + alpha^2 tan^2 theta_w) - 1) / 2
@@ -23,7 +24,7 @@ import math
 import numpy as np
 
 from render.core import progress
-from render.core.limits import ELEVATION, METALNESS, ROUGHNESS
+from render.core.limits import DISTANCE, ELEVATION, METALNESS, PAN, ROUGHNESS
 from render.core.renderer import host_memory
 from scenes.spheres import SphereScene
 
@@ -42,7 +43,8 @@ class ShadeSettings:
 
     azimuth: float = 30.0  # around the y axis; 0 looks down -z like the classic view
     elevation: float = 20.0  # within ELEVATION
-    distance: float = 2000.0  # from the origin
+    distance: float = 2000.0  # from the look-at point, within DISTANCE
+    pan: tuple[float, float] = (0.0, 0.0)  # the look-at point along the camera's right and up, within PAN
     roughness: float = 0.35
     metalness: float = 0.0
     light_azimuth: float = 45.0
@@ -56,7 +58,8 @@ class ShadeSettings:
         return dataclasses.replace(
             self,
             elevation=ELEVATION.clamp(self.elevation),
-            distance=max(self.distance, 1.0),
+            distance=DISTANCE.clamp(self.distance),
+            pan=(PAN.clamp(self.pan[0]), PAN.clamp(self.pan[1])),
             roughness=min(max(self.roughness, MIN_ROUGHNESS), ROUGHNESS.high),
             metalness=METALNESS.clamp(self.metalness),
         )
@@ -64,15 +67,22 @@ class ShadeSettings:
     def orbited(self, degrees: float) -> ShadeSettings:
         return dataclasses.replace(self, azimuth=(self.azimuth + degrees) % 360.0)
 
+    def world_per_pixel(self, pixels: float) -> float:
+        """World units at the look-at point per pixel of the picture shown ``pixels`` high, so that
+        a pan by that much per pixel of a drag keeps the look-at plane under the mouse."""
+        return 2.0 * self.checked().distance * math.tan(math.radians(FOV_DEGREES) / 2) / pixels
+
     def params(self) -> np.ndarray:
         """float32 (22,): the kernels' ShadeParams (eye, forward, right, up, light, light radiance,
-        ambient, alpha^2, metalness, background)."""
+        ambient, alpha^2, metalness, background). The one camera computation: the CPU reference
+        reads its rays from these values too."""
         s = self.checked()
-        eye = _direction(s.azimuth, s.elevation) * s.distance
-        forward = -eye / np.linalg.norm(eye)
+        orbit = _direction(s.azimuth, s.elevation) * s.distance
+        forward = -orbit / np.linalg.norm(orbit)
         right = np.cross(forward, (0.0, 1.0, 0.0))
         right /= np.linalg.norm(right)
         up = np.cross(right, forward)
+        eye = orbit + right * s.pan[0] + up * s.pan[1]
         half = math.tan(math.radians(FOV_DEGREES) / 2)
         alpha = s.roughness * s.roughness
         values = [

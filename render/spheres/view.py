@@ -2,7 +2,8 @@
 ``render``, ``image``): a registry variant on the GPU, or the NumPy reference on the CPU, in the
 classic or the shaded view. In the shaded view every advance after the first turns the camera by
 ``ORBIT_STEP_DEGREES``, so frame k (rendered after k + 1 advances) shows the camera k steps on from
-where it was set; the classic view is static.
+where it was set (``camera``), in one rounding: a camera set at frame k gives the frame that a new
+renderer replaying k frames from that camera gives. The classic view is static.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from scenes.spheres import SphereScene
 
 
 class SphereView(Renderer):
-    """``choice`` None renders with the CPU reference. ``shading`` may be replaced between frames."""
+    """``choice`` None renders with the CPU reference. ``camera``, frame 0's camera and material,
+    may be replaced between frames (also while another thread advances: frames read it afresh)."""
 
     def __init__(self, choice: VariantChoice | None, view: str, shading: ShadeSettings) -> None:
         if view not in VIEWS:
             raise ValueError(f"unknown sphere view {view!r}; valid views are: {', '.join(VIEWS)}")
         self.view = view
-        self.shading = shading
+        self.camera = shading
         self.name = choice.label() if choice is not None else "reference"
         self.resolved = choice
         self._gpu = None
@@ -51,8 +53,13 @@ class SphereView(Renderer):
 
     def advance(self) -> None:
         self._advances += 1
-        if self.view == "shaded" and self._advances > 1:
-            self.shading = self.shading.orbited(ORBIT_STEP_DEGREES)
+
+    @property
+    def shading(self) -> ShadeSettings:
+        """This frame's camera and material: ``camera`` turned one step per advance after the first."""
+        turns = self._advances - 1 if self.view == "shaded" else 0
+        # Frame 0 is the camera as given (an azimuth of -30 stays -30, not 330).
+        return self.camera.orbited(ORBIT_STEP_DEGREES * turns) if turns > 0 else self.camera
 
     @property
     def animated(self) -> bool:

@@ -1,0 +1,13 @@
+"""Small pieces every panel section uses: the tooltip helper and the colours of notes."""
+
+from __future__ import annotations
+
+from imgui_bundle import imgui
+
+WARNING = imgui.ImVec4(1.0, 0.75, 0.3, 1.0)
+
+
+def tip(text: str) -> None:
+    """A tooltip for the last widget, also while it is disabled (then it often says why)."""
+    if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled | imgui.HoveredFlags_.delay_short):
+        imgui.set_tooltip(text)
