@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from app.panel_files import FileDialogs, any_popup_open
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.kinds import KINDS
 
@@ -52,7 +53,7 @@ class Panel:
     def __init__(self, app: App) -> None:
         self.app = app
         self.show_help = False
-        self.open_path = ""
+        self.files = FileDialogs(app)
         self.size_edit = app.session.settings.size
         self.count_edit = app.session.settings.sphere_count
         self.seed_edit = ""
@@ -61,7 +62,7 @@ class Panel:
     # -- keyboard ----------------------------------------------------------------------------
 
     def handle_shortcuts(self) -> None:
-        if imgui.get_io().want_text_input:
+        if imgui.get_io().want_text_input or any_popup_open():
             return
         session = self.app.session
         if imgui.is_key_pressed(imgui.Key.space, False):
@@ -103,6 +104,7 @@ class Panel:
         self._status()
         imgui.end()
         self._confirm_cpu_scene()
+        self.files.draw_dialogs()
         if self.show_help:
             self._help(width)
 
@@ -131,11 +133,7 @@ class Panel:
         changed, index = imgui.combo("scene", names.index(session.scene_name), names)
         if changed:
             session.select_scene(names[index])
-        if imgui.button("Open file..."):
-            imgui.open_popup("Open scene file")
-        imgui.same_line()
-        imgui.text_disabled("or drop a .npz / .json on the window")
-        self._open_file_popup()
+        self.files.open_scene()
         self._scene_parameters()
         self._view()
         changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
@@ -205,18 +203,6 @@ class Panel:
         if imgui.is_item_deactivated_after_edit():
             self.app.session.set_seed(seed_from_text(self.seed_edit))
         self.seed_editing = imgui.is_item_active()
-
-    def _open_file_popup(self) -> None:
-        if imgui.begin_popup_modal("Open scene file", None, imgui.WindowFlags_.always_auto_resize)[0]:
-            imgui.text("Path of a .npz or .json scene file:")
-            _, self.open_path = imgui.input_text("##path", self.open_path)
-            if imgui.button("Open") and self.app.session.select_scene(self.open_path.strip()):
-                imgui.close_current_popup()
-            imgui.same_line()
-            if imgui.button("Cancel"):
-                imgui.close_current_popup()
-            imgui.text_wrapped(self.app.session.status)
-            imgui.end_popup()
 
     def _variant(self) -> None:
         session = self.app.session
@@ -296,11 +282,9 @@ class Panel:
             implot.end_plot()
 
     def _export_and_check(self) -> None:
-        session, settings = self.app.session, self.app.session.settings
+        session = self.app.session
         imgui.separator_text("Export")
-        changed, folder = imgui.input_text("folder", settings.export_folder)
-        if changed:
-            session.set_export_folder(folder)
+        self.files.export_folder()
         if imgui.button("Export PNG (S)"):
             session.export_png()
         imgui.same_line()
