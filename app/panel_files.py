@@ -71,7 +71,7 @@ class TypedPath:
             | imgui.InputTextFlags_.callback_always
         )
         entered, self.text = imgui.input_text("##path", self.text, flags, self._place_early_characters)
-        accepted = imgui.button(self.accept) or entered
+        accepted = imgui.button(self.accept) | entered  # both drawn every frame
         imgui.same_line()
         if imgui.button("Cancel") or imgui.is_key_pressed(imgui.Key.escape, False):
             imgui.close_current_popup()
@@ -141,12 +141,14 @@ class FileDialogs:
         if not self.native:
             self._asked = self.folder_path if folder else self.scene_path
             return
+        # Where the dialog starts: the export folder, or the shown scene file's folder (os.path's
+        # checks, unlike Path's, take any odd path a settings file may hold).
         if folder:
-            start = Path(os.path.expanduser(session.settings.export_folder))
-            title, where = "Export folder", f"{start}/" if start.is_dir() else ""
+            start = os.path.expanduser(session.settings.export_folder)
+            title, where = "Export folder", f"{start}/" if os.path.isdir(start) else ""
         else:
-            scene = Path(session.scene_name)
-            title, where = "Open a scene file", f"{scene.absolute().parent}/" if scene.is_file() else ""
+            scene = session.scene_name
+            title, where = "Open a scene file", f"{Path(scene).absolute().parent}/" if os.path.isfile(scene) else ""
         self.running = NativeDialog(title, where, folder)
 
     # -- every frame, outside the panel's window ------------------------------------------------
@@ -172,7 +174,8 @@ class FileDialogs:
         session = self.app.session
         if not path:
             return "type the path of a scene file"
-        if session.select_scene(os.path.expanduser(path)) or session.pending is not None:  # the CPU asks first
+        # A scene slow on the CPU is pending: the CPU backend's own dialog asks about it next.
+        if session.select_scene(os.path.expanduser(path)) or session.pending is not None:
             return None
         return session.status
 
@@ -216,7 +219,8 @@ class FileDialogs:
             imgui.text(missing.question())
             create = imgui.button("Create")
             imgui.same_line()
-            if create or imgui.button("Cancel") or imgui.is_key_pressed(imgui.Key.escape, False):
+            cancel = imgui.button("Cancel") or imgui.is_key_pressed(imgui.Key.escape, False)
+            if create or cancel:
                 self.question = None
                 imgui.close_current_popup()
                 if answer_missing_folder(self.app.session, missing, create):

@@ -103,7 +103,6 @@ def type_early(app, drawn, text):
 
     io, keys = imgui.get_io(), (imgui.Key.h, imgui.Key.space, imgui.Key.s, imgui.Key.r)
     io.add_input_characters_utf8(text[:3])  # the frame the field gets the focus in
-    frame(app, drawn)
     for key in keys:
         io.add_key_event(key, True)
     frame(app, drawn)
@@ -240,12 +239,16 @@ def test_a_path_that_does_not_open_is_explained_in_the_dialog(typed_app, drawn, 
         assert error.startswith("cannot open scene") and str(path) in error, error
         assert error in drawn.texts and "Path of a .npz or .json scene file:" in drawn.texts
         assert app.session.scene_name == "rgb" and app.session.renderer is shown
-    # After a refusal the field has the focus again, and what is typed replaces the refused path.
+    # After a refusal the field has the focus again: what is typed, at once (above) or once the
+    # focus is back (here), replaces the refused path.
     from scenes.builtin import build_scene
     from scenes.files import save_scene
 
     good = save_scene(build_scene("pattern"), tmp_path / "pattern.json")
-    type_early(app, drawn, str(good))
+    frame(app, drawn)
+    frame(app, drawn)
+    imgui.get_io().add_input_characters_utf8(str(good))
+    frame(app, drawn)
     press(app, drawn, imgui.Key.enter)
     assert app.session.scene_name == str(good) and not app.panel.files.scene_path.error
 
