@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.export_folder import MissingFolder
 from app.exports import export_name, export_png
 from app.gpu_fallback import survives_gpu_failure
 from app.reference_check import CHECK_MAX_SIZE, CheckResult
@@ -15,15 +16,21 @@ class FrameOutputs:
     """Mixed into ``Session``, which provides ``host_image``, ``settings``, ``backend``, ``scene``,
     ``variant``, ``frame``, ``status``, ``last_check``, ``_check`` and ``_make_renderer``."""
 
+    # The export folder an export or screenshot found missing, until the panel asks about it.
+    missing_folder: MissingFolder | None = None
+
     @survives_gpu_failure()
-    def export_png(self, folder: str | None = None) -> Path | None:
-        """Write the current frame at render resolution; never overwrites, never leaves a partial file."""
+    def export_png(self, folder: str | None = None) -> Path | MissingFolder | None:
+        """Write the current frame at render resolution; never overwrites, never leaves a partial file.
+        A folder that does not exist is not made: it is returned, and kept in ``missing_folder``."""
         image = self.host_image()
         if image is None:
             self.status = "nothing rendered yet to export"
             return None
         name = export_name(self.scene_name, self.export_label(), self.frame)
         path, self.status = export_png(image, folder or self.settings.export_folder, name)
+        if isinstance(path, MissingFolder):
+            self.missing_folder = path
         return path
 
     @survives_gpu_failure()

@@ -13,6 +13,7 @@ from imgui_bundle import imgui
 
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
+from app.panel_files import FileDialogs, any_popup_open
 from app.panel_timings import draw_timings
 from app.panel_widgets import WARNING, tip
 from app.status_bar import StatusBar
@@ -63,7 +64,7 @@ class Panel:
     def __init__(self, app: App) -> None:
         self.app = app
         self.show_help = False
-        self.open_path = ""
+        self.files = FileDialogs(app)
         self.size_edit = app.session.settings.size
         self.count_edit = app.session.settings.sphere_count
         self.seed_edit = ""
@@ -74,7 +75,7 @@ class Panel:
     # -- keyboard ----------------------------------------------------------------------------
 
     def handle_shortcuts(self) -> None:
-        if imgui.get_io().want_text_input:
+        if imgui.get_io().want_text_input or any_popup_open():
             return
         session = self.app.session
         if imgui.is_key_pressed(imgui.Key.space, False):
@@ -123,6 +124,7 @@ class Panel:
         imgui.end()
         self.status_bar.draw(width, height)
         self._confirm_cpu_scene()
+        self.files.draw_dialogs()
         if self.show_help:
             self._help(width)
 
@@ -170,12 +172,7 @@ class Panel:
         if changed:
             session.select_scene(names[index])
         tip("a built-in scene, from frame 0; a scene file you opened is listed too")
-        if imgui.button("Open file..."):
-            imgui.open_popup("Open scene file")
-        tip("open a .npz or .json scene file of either renderer (the renderer follows the file)")
-        imgui.same_line()
-        imgui.text_disabled("or drop one on the window")
-        self._open_file_popup()
+        self.files.open_scene()
         self._scene_parameters()
         self._view()
         changed, fit = imgui.checkbox("fit to window", settings.fit_to_window)
@@ -254,18 +251,6 @@ class Panel:
         tip("the random generator's seed (0 to 2^32 - 1); applied on Enter")
         self.seed_editing = imgui.is_item_active()
 
-    def _open_file_popup(self) -> None:
-        if imgui.begin_popup_modal("Open scene file", None, imgui.WindowFlags_.always_auto_resize)[0]:
-            imgui.text("Path of a .npz or .json scene file:")
-            _, self.open_path = imgui.input_text("##path", self.open_path)
-            if imgui.button("Open") and self.app.session.select_scene(self.open_path.strip()):
-                imgui.close_current_popup()
-            imgui.same_line()
-            if imgui.button("Cancel"):
-                imgui.close_current_popup()
-            imgui.text_wrapped(self.app.session.status)
-            imgui.end_popup()
-
     def _variant(self) -> None:
         session = self.app.session
         on_cpu = session.backend == "cpu"
@@ -305,11 +290,8 @@ class Panel:
         imgui.text(f"frame {session.frame}" + ("" if session.animated else " (static scene)"))
 
     def _export(self) -> None:
-        session, settings = self.app.session, self.app.session.settings
-        changed, folder = imgui.input_text("folder", settings.export_folder)
-        if changed:
-            session.set_export_folder(folder)
-        tip("where exports and screenshots go")
+        session = self.app.session
+        self.files.export_folder()
         if imgui.button("Export PNG (S)"):
             session.export_png()
         tip("the frame at render resolution, never over an existing file")

@@ -216,7 +216,7 @@ class Session(ViewActions, VariantActions, FrameOutputs):
         self.settings.fit_to_window = bool(fit)
 
     def set_export_folder(self, folder: str) -> None:
-        """Where ``export_png`` writes; made when the first export needs it."""
+        """Where ``export_png`` writes; a missing folder is made only once the user says so."""
         self.settings.export_folder = folder
 
     @property

@@ -19,6 +19,7 @@ from imgui_bundle import imgui, implot
 from OpenGL import GL
 
 from app.display import FrameDisplay
+from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
 from app.panel import Panel
 from app.session import Session
@@ -146,13 +147,19 @@ class App:
         from app.surfaces import read_framebuffer
 
         target, self._screenshot_requested = self._screenshot_to, False
+        if target is None:  # the export folder: a missing one is made only once the user says so
+            folder, missing, problem = check_folder(self.settings.export_folder, SCREENSHOT)
+            if missing or problem:
+                self.session.missing_folder = missing
+                self.session.status = (
+                    missing.status() if missing else f"screenshot failed: cannot write to {folder}: {problem}"
+                )
+                return
         width, height = self.surface.framebuffer_size()
         encode = png_encoder(read_framebuffer(width, height))
         try:
             if target is None:
                 name = export_name(self.session.scene_name, self.session.export_label(), self.session.frame)
-                folder = Path(self.settings.export_folder).expanduser()
-                folder.mkdir(parents=True, exist_ok=True)
                 self.last_screenshot = write_new_file(folder / name.replace(".png", "_ui.png"), encode)
             else:
                 self.last_screenshot = Path(write_output(target[0], encode, target[1]))
@@ -160,7 +167,7 @@ class App:
             return
         except OutputError as error:
             self.screenshot_error = str(error)
-        except OSError as error:  # the export folder could not be made
+        except OSError as error:  # the export folder went away, or refused the file
             self.screenshot_error = f"cannot write to {error.filename}: {error.strerror}"
         self.session.status = f"screenshot failed: {self.screenshot_error}"
 
@@ -287,6 +294,7 @@ class App:
 
     def close(self) -> None:
         """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface."""
+        self.panel.files.close()
         self.session.close()
         self.display.release()
         imgui.backends.opengl3_shutdown()

@@ -98,12 +98,14 @@ def config(tmp_path, monkeypatch):
 
 @pytest.fixture
 def app(x_display, config, tmp_path):
-    """The app in a 900x600 window on the CPU backend, showing rgb at 256, exporting to tmp_path/exports."""
+    """The app in a 900x600 window on the CPU backend, showing rgb at 256, exporting to tmp_path/exports
+    (made here: the app makes a missing export folder only when the user says so)."""
     from app.session import Session
     from app.settings import Settings
     from app.surfaces import GlfwWindow
     from app.window import App
 
+    (tmp_path / "exports").mkdir()
     settings = Settings(scene="rgb", size=256, vsync=False, export_folder=str(tmp_path / "exports"))
     made = App(GlfwWindow(900, 600, "rasterlab test"), Session(settings, backend="cpu"))
     yield made

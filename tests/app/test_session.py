@@ -34,6 +34,7 @@ def reference(name, size, frame):
 
 @pytest.fixture
 def session(tmp_path):
+    (tmp_path / "exports").mkdir()  # a missing export folder is made only when the user says so
     made = Session(Settings(scene="rgb", size=256, export_folder=str(tmp_path / "exports")), backend="cpu")
     yield made
     made.close()
