@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from app.panel_recording import recording_controls
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.kinds import KINDS
 
@@ -306,6 +307,7 @@ class Panel:
         imgui.same_line()
         if imgui.button("Screenshot with UI"):
             self.app.request_screenshot()
+        recording_controls(self.app)
         imgui.separator_text("Correctness")
         on_cpu = session.backend != "cuda"
         imgui.begin_disabled(on_cpu)

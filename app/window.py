@@ -21,6 +21,7 @@ from OpenGL import GL
 from app.display import FrameDisplay
 from app.exports import export_name
 from app.panel import PANEL_WIDTH, Panel
+from app.recorder import Recorder
 from app.session import Session
 from app.settings import Settings, prepare_config_dir
 from render.core.gpu import gpu_failures
@@ -63,6 +64,7 @@ class App:
             imgui.backends.glfw_init_for_opengl(surface.pointer, True)
         imgui.backends.opengl3_init("#version 330")
         self.display = FrameDisplay(self.settings.force_host_copy)
+        self.recorder = Recorder(session)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
 
@@ -162,6 +164,7 @@ class App:
         if fresh:
             stage_ms = dict(self.session.history[-1])
             fresh = self._show_frame()
+        self.recorder.update(fresh)
         self.session.poll_check()
         self._draw_ui(fb_w, fb_h)
         if self._screenshot_requested:
@@ -260,6 +263,7 @@ class App:
 
     def close(self) -> None:
         """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface."""
+        self.recorder.close()
         self.session.close()
         self.display.release()
         imgui.backends.opengl3_shutdown()
