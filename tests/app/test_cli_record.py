@@ -4,6 +4,7 @@ files is refused (exit 1) unless --overwrite, and a stop or a failure part-way k
 frames written before it and nothing else."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -314,7 +315,7 @@ def test_a_terminal_sees_a_progress_bar_by_frame(tmp_path, capsys, monkeypatch):
     out = tmp_path / "take"
     assert main(["record", "--scene", "hypnosis", "--size", "64", *CPU, "--frames", "0:2", "--out", str(out)]) == 0
     shown = terminal.getvalue()
-    assert "recording hypnosis: 0/4 " in shown and "frame 0" in shown, shown
+    assert re.search(r"recording hypnosis: [0-2]/4 \|.*, frame [0-2]", shown), shown
     assert "recording hypnosis: 3/4 " in shown and "GIF" in shown, shown
 
 
