@@ -1,4 +1,5 @@
-"""The command line: ``render``, ``check``, ``bench``, ``gui`` and ``scene save``; with no command, the app.
+"""The command line: ``render``, ``record``, ``check``, ``bench``, ``gui`` and ``scene save``; with no
+command, the app.
 
 Exit codes: 0 success; 1 a check found differences, or a runtime failure (an output exists or could
 not be written, a scene file that cannot be read, standard output closed or full, out of memory);

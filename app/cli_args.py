@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from app import __version__
 from app.outputs import output_name
+from app.recording import GIF_FPS
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
 from scenes.files import SCENE_SUFFIXES
@@ -158,6 +159,28 @@ def _shaded_options(group) -> None:
             group.add_argument(f"--{name}", type=_within(limit), help=f"{text}, {limit.text()}")
 
 
+def _what_to_render(parser: argparse.ArgumentParser) -> None:
+    """The options of ``render`` and ``record`` naming what the frames show: the scene and its
+    renderer, count, size and seed, the variant and backend, and the shaded sphere view's camera and
+    material."""
+    parser.add_argument("--scene", required=True, help=SCENE_HELP)
+    parser.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
+    parser.add_argument(
+        "--count",
+        type=_within(limits.SPHERE_COUNT),
+        help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
+    )
+    _number(parser, "--size", limits.RENDER_SIZE, "image width and height", 1024)
+    parser.add_argument(
+        "--seed", type=_within(limits.SEED), help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)"
+    )
+    parser.add_argument("--variant", help=VARIANT_HELP)
+    parser.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
+    shaded = parser.add_argument_group("spheres, shaded view")
+    shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
+    _shaded_options(shaded)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="rasterlab",
@@ -172,39 +195,47 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    size, seed = _within(limits.RENDER_SIZE), _within(limits.SEED)
+    seed = _within(limits.SEED)
     png, json_file = output_name(".png"), output_name(".json")
 
     render = _subcommand(sub, "render", "render one frame of a scene to PNG and/or raw float32")
-    render.add_argument(
-        "--scene",
-        required=True,
-        help=SCENE_HELP,
-    )
-    render.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
-    render.add_argument(
-        "--count",
-        type=_within(limits.SPHERE_COUNT),
-        help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
-    )
-    render.add_argument(
-        "--size", type=size, default=1024, help=f"image width and height, {limits.RENDER_SIZE.text()} (default 1024)"
-    )
-    render.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
+    _what_to_render(render)
     render.add_argument(
         "--frame",
         type=_within(limits.FRAME),
         default=0,
         help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()})",
     )
-    render.add_argument("--variant", help=VARIANT_HELP)
-    render.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     render.add_argument("--out", type=png, help="PNG file or - (default <scene>_<frame>.png when no --raw)")
     render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
-    shaded = render.add_argument_group("spheres, shaded view")
-    shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
-    _shaded_options(shaded)
+
+    record = _subcommand(
+        sub, "record", "render frames A..B of a scene into a folder: a PNG per frame and an animated GIF of them"
+    )
+    _what_to_render(record)
+    record.add_argument(
+        "--frames",
+        required=True,
+        metavar="A:B",
+        help=f"the first and last frame, both recorded, {limits.ANIMATED_FRAME.text()} each, B >= A",
+    )
+    record.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder for frame_NNNNN.png (NNNNN: the frame), made when missing; one holding files is "
+        "refused unless --overwrite, which replaces only files of the names written",
+    )
+    gif = record.add_mutually_exclusive_group()
+    gif.add_argument(
+        "--gif",
+        type=output_name(".gif", streams_need_suffix=True),
+        metavar="F.gif",
+        help=f"the animated GIF, {GIF_FPS} frames/s, looping (default DIR/<DIR's name>.gif)",
+    )
+    gif.add_argument("--no-gif", action="store_true", help="write the PNGs only")
+    record.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
     check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference")
     check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")

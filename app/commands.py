@@ -1,21 +1,24 @@
-"""The commands behind ``render``, ``check``, ``bench``, ``gui`` and ``scene save``. Each asks the
-renderer kind named by ``--renderer`` (``render.kinds``) for what differs between renderers."""
+"""The commands behind ``render``, ``record``, ``check``, ``bench``, ``gui`` and ``scene save``. Each
+asks the renderer kind named by ``--renderer`` (``render.kinds``) for what differs between renderers."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import Any
 
 from app.camera import LOOK_OPTIONS
 from app.cli_args import UsageError
-from app.outputs import claim_outputs
+from app.outputs import claim_folder, claim_outputs
 from app.progress import frame_bar, step_bar
+from app.record_command import default_gif, frame_range, record_frames, recording_folder
+from app.recording import GIF_FPS, write_gif
 from render.core import limits
 from render.core.gpu import gpu_problem
 from render.core.image_io import write_png, write_raw, write_text_file
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
-from render.core.renderer import NoGpu, render_frame
+from render.core.renderer import NoGpu, Renderer, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
 from scenes.safe_write import Placement
@@ -114,33 +117,73 @@ def _frame_of(scene, frame: int, animated: bool) -> int:
     return frame
 
 
-def cmd_render(args: argparse.Namespace) -> int:
+def _asked_scene(args: argparse.Namespace) -> tuple[RendererKind, VariantChoice | None, Look, Any]:
+    """What ``render`` and ``record`` are asked to show (kind, variant, look, scene), checked before
+    any output or GPU is touched."""
     kind = _kind_of(args)
     choice = _variant(kind, args.variant) if args.variant else None
     if choice and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     _variant_needs_gpu(args)
     look = _look(args, kind)
-    scene = kind.scene_loader(args.scene, args.seed, args.count)()
+    return kind, choice, look, kind.scene_loader(args.scene, args.seed, args.count)()
+
+
+def _loaded_renderer(args: argparse.Namespace, kind: RendererKind, choice, look: Look, scene) -> Renderer:
+    """A renderer on the chosen backend (saying which) with ``scene`` loaded at ``--size``."""
+    backend = choose_backend(args.backend)
+    renderer = kind.make_renderer((choice or kind.default_variant(scene)) if backend == "cuda" else None, look)
+    renderer.load(scene, args.size, args.size)
+    return renderer
+
+
+def _used(renderer: Renderer) -> str:
+    return f"cuda {renderer.resolved.label()}" if renderer.resolved else "cpu reference"
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    kind, choice, look, scene = _asked_scene(args)
     frame = _frame_of(scene, args.frame, kind.animated(scene, look))
     out = args.out or (None if args.raw else kind.output_name(scene, frame, look))
     if getattr(args, "next_free_name", False):
         placements = {out: Placement(next_free=True)}  # the app's stand-in render: never asks, never replaces
     else:
         placements = claim_outputs([out, args.raw], args.overwrite)
-    backend = choose_backend(args.backend)
-    renderer = kind.make_renderer((choice or kind.default_variant(scene)) if backend == "cuda" else None, look)
-    renderer.load(scene, args.size, args.size)
+    renderer = _loaded_renderer(args, kind, choice, look, scene)
     with frame_bar(f"rendering {one_line(scene.name)}"):
         image = render_frame(renderer, frame)
-    used = f"cuda {renderer.resolved.label()}" if renderer.resolved else "cpu reference"
     outputs = []
     if out:
         outputs.append(write_png(image, out, placements[out]))
     if args.raw:
         outputs.append(write_raw(image, args.raw, placements[args.raw]))
     for path in outputs:
-        print(f"wrote {path} ({kind.describe(scene, look)}, {args.size}x{args.size}, frame {frame}, {used})")
+        print(f"wrote {path} ({kind.describe(scene, look)}, {args.size}x{args.size}, frame {frame}, {_used(renderer)})")
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Frames A..B into a folder as PNGs (the same pictures as ``render --frame``) and a GIF."""
+    first, last = frame_range(args.frames)
+    kind, choice, look, scene = _asked_scene(args)
+    count = last - first + 1
+    if not kind.animated(scene, look):
+        note(f"note: {one_line(scene.name)} is static: its {count} frames are all the same picture")
+    created = claim_folder(args.out, args.overwrite)
+    with recording_folder(args.out, created) as folder:
+        gif = None if args.no_gif else args.gif or str(default_gif(folder))
+        placements = claim_outputs([gif], args.overwrite)
+        renderer = _loaded_renderer(args, kind, choice, look, scene)
+        with step_bar(f"recording {one_line(scene.name)}") as bar:
+            steps = count + (gif is not None)
+            frames = record_frames(renderer, first, last, folder, Placement(replace=args.overwrite), steps, bar)
+            if gif is not None:
+                bar.progress(count, steps, "GIF")
+                gif = write_gif(frames, gif, placements[gif])
+        what = f"{kind.describe(scene, look)}, {args.size}x{args.size}, {_used(renderer)}"
+        print(f"wrote {count} frames to {folder} ({frames[0].name} .. {frames[-1].name}; {what})")
+        if gif is not None:
+            print(f"wrote {gif} ({count} frames, {GIF_FPS} frames/s, looping)")
     return 0
 
 
@@ -250,6 +293,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "render": cmd_render,
+    "record": cmd_record,
     "check": cmd_check,
     "bench": cmd_bench,
     "gui": cmd_gui,

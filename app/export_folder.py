@@ -8,13 +8,15 @@ import os
 import stat
 from pathlib import Path
 
-# What waits for a missing folder: an export of the render, a screenshot, or the folder being chosen.
-EXPORT, SCREENSHOT, CHOOSE = "export", "screenshot", "choose"
+# What waits for a missing folder: an export of the render, a screenshot, a recording, or the folder
+# being chosen.
+EXPORT, SCREENSHOT, RECORD, CHOOSE = "export", "screenshot", "record", "choose"
 
 
 @dataclasses.dataclass(frozen=True)
 class MissingFolder:
-    """An export folder that does not exist yet, and what waits for it (EXPORT, SCREENSHOT, CHOOSE)."""
+    """An export folder that does not exist yet, and what waits for it (EXPORT, SCREENSHOT, RECORD,
+    CHOOSE)."""
 
     folder: Path
     then: str = EXPORT

@@ -77,6 +77,42 @@ def claim_outputs(paths: Iterable[str | None], overwrite: bool) -> dict[str, Pla
     return placements
 
 
+def claim_folder(path: str, overwrite: bool) -> bool:
+    """Check, before the work, a folder that outputs are written into: a new one (whose parent
+    exists; made by the caller), an empty one, or one holding files when ``overwrite`` or the
+    user's yes at a terminal allows replacing those of the names written. Returns whether the
+    folder is new; raises OutputRefused (a file, a missing parent, standard output, ...) or
+    OutputExists (it holds files and replacing them was not allowed)."""
+    if not path:
+        raise OutputRefused("the output folder path is empty")
+    if path == STDOUT or descriptor_of(path) is not None:
+        raise OutputRefused(f"cannot write into {path}: it is a stream, and the outputs need a folder")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.lexists(path):
+            raise OutputRefused(f"cannot write into {path}: it is a symbolic link to a missing folder") from None
+        parent = os.path.dirname(os.path.normpath(path)) or "."
+        if not os.path.lexists(parent):
+            raise OutputRefused(f"cannot make {path}: its folder {parent} does not exist") from None
+        if not os.path.isdir(parent):
+            raise OutputRefused(f"cannot make {path}: {parent} is not a folder") from None
+        return True
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise OutputRefused(f"cannot write into {path}: {getattr(error, 'strerror', None) or error}") from None
+    if not stat.S_ISDIR(mode):
+        raise OutputRefused(f"cannot write into {path}: it is not a folder")
+    try:
+        with os.scandir(path) as entries:
+            holds_files = next(entries, None) is not None
+    except OSError as error:
+        raise OutputRefused(f"cannot write into {path}: {error.strerror or error}") from None
+    question = f"{path} holds files; replace those of the names written? [y/N] "
+    if holds_files and not overwrite and not _confirmed(question):
+        raise OutputExists(f"{path} is not empty; pass --overwrite to write into it anyway")
+    return False
+
+
 def _identity(path: str) -> tuple[int, int] | str:
     """What ``path`` refers to: (device, inode) of an existing file or open descriptor, else the
     path made absolute."""

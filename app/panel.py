@@ -14,6 +14,7 @@ from imgui_bundle import imgui
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
 from app.panel_files import FileDialogs, any_popup_open
+from app.panel_recording import recording_controls
 from app.panel_timings import draw_timings
 from app.panel_widgets import WARNING, tip
 from app.status_bar import StatusBar
@@ -140,6 +141,8 @@ class Panel:
             draw_timings(self.app)
         if section("Export"):
             self._export()
+        if section("Recording"):
+            recording_controls(self.app)
         if section("Correctness"):
             self._check()
         if section("Display"):

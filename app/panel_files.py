@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from imgui_bundle import imgui
 
 from app.dialogs import NativeDialog, dialog_choice
-from app.export_folder import EXPORT, SCREENSHOT, MissingFolder, answer_missing_folder, choose_export_folder
+from app.export_folder import EXPORT, RECORD, SCREENSHOT, MissingFolder, answer_missing_folder, choose_export_folder
 from app.panel_widgets import tip
 
 if TYPE_CHECKING:
@@ -237,6 +237,8 @@ class FileDialogs:
             self.app.session.export_png()
         elif then == SCREENSHOT:
             self._screenshot_next = True
+        elif then == RECORD:
+            self.app.recorder.start()
 
     def close(self) -> None:
         """End a native dialog still open (the app is closing)."""

@@ -22,6 +22,7 @@ from app.display import FrameDisplay
 from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
 from app.panel import Panel
+from app.recorder import Recorder
 from app.session import Session
 from app.settings import Settings, prepare_config_dir
 from app.ui_style import UiScale, load_font
@@ -69,6 +70,7 @@ class App:
             imgui.backends.glfw_init_for_opengl(surface.pointer, True)
         imgui.backends.opengl3_init("#version 330")
         self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter)
+        self.recorder = Recorder(session)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
 
@@ -193,6 +195,7 @@ class App:
         if fresh:
             stage_ms = dict(self.session.history[-1])
             fresh = self._show_frame()
+        self.recorder.update(fresh)
         self.session.poll_check()
         self._draw_ui(fb_w, fb_h)
         if self._screenshot_requested:
@@ -295,6 +298,7 @@ class App:
     def close(self) -> None:
         """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface."""
         self.panel.files.close()
+        self.recorder.close()
         self.session.close()
         self.display.release()
         imgui.backends.opengl3_shutdown()

@@ -72,5 +72,7 @@ METALNESS = Limit("metalness", 0.0, 1.0, integer=False)
 ANIMATED_FRAME = Limit("frame of an animated scene", 0, 10_000)
 FRAME = Limit("frame", 0, 2**31 - 1)
 BENCH_FRAMES = Limit("frames", 1, 1000)
+# The app's Record control: at least two frames make an animation; a thousand at 25 fps is 40 s.
+RECORD_FRAMES = Limit("frames to record", 2, 1000)
 BENCH_RUNS = Limit("runs", 1, 100)
 GUI_FRAMES = Limit("frames", 1, 10_000_000)

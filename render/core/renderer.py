@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -95,6 +96,19 @@ def render_frame(renderer: Renderer, frame: int) -> np.ndarray:
     renderer.clear()
     renderer.render()
     return renderer.image()
+
+
+def render_frames(renderer: Renderer, first: int) -> Iterator[np.ndarray]:
+    """Frames ``first``, ``first + 1``, ... in order, each the same picture as ``render_frame`` of
+    its number: ``render_frame(renderer, first)``, then one advance per frame. Yields ``image()``,
+    float32 (height, width, 4), row 0 = bottom."""
+    image = render_frame(renderer, first)
+    while True:
+        yield image
+        renderer.advance()
+        renderer.clear()
+        renderer.render()
+        image = renderer.image()
 
 
 def image_top_down(image: np.ndarray) -> np.ndarray:
