@@ -237,6 +237,8 @@ class Panel:
                 session.set_option(key, values[index])
         imgui.end_disabled()
         imgui.text(f"running: {session.variant_label()}")
+        if session.compiling:
+            imgui.text_colored(WARNING, f"compiling {session.compiling} ...")
 
     def _animation(self) -> None:
         session = self.app.session

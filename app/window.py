@@ -65,6 +65,7 @@ class App:
         self.display = FrameDisplay(self.settings.force_host_copy)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
+        session.compile_in_background()  # this loop polls it: switches no longer wait for NVRTC
 
     def set_vsync(self, on: bool) -> None:
         """Wait for the display's refresh between frames, or not."""
@@ -158,6 +159,7 @@ class App:
             return True
         if self.settings.fit_to_window:
             self._fit_resolution()
+        self.session.poll_compile()
         fresh = self.session.update()
         if fresh:
             stage_ms = dict(self.session.history[-1])
