@@ -23,6 +23,7 @@ from app.exports import export_name
 from app.panel import PANEL_WIDTH, Panel
 from app.session import Session
 from app.settings import Settings, prepare_config_dir
+from app.startup_clock import seconds_since_process_start
 from render.core.gpu import gpu_failures
 from render.core.image_io import png_encoder
 from render.core.limits import APP_SIZE
@@ -50,6 +51,7 @@ class App:
         self.frame_log: collections.deque[dict[str, float]] = collections.deque(maxlen=FRAME_LOG_FRAMES)
         self._last_ui = time.perf_counter()
         self._last_delivered: float | None = None  # when the last new frame was shown
+        self.first_frame_s: float | None = None  # from the process's start to the first frame shown
         imgui.create_context()
         implot.create_context()
         # Only a window has a panel layout to keep; where the config folder cannot take it, the app
@@ -176,6 +178,8 @@ class App:
             if self._last_delivered is not None:
                 wall = (now - self._last_delivered) * 1000
                 self.frame_log.append({"wall": wall, **stage_ms, **self.display.copy_ms})
+            else:
+                self.first_frame_s = seconds_since_process_start()
             self._last_delivered = now
         return True
 
@@ -217,6 +221,7 @@ class App:
             "variant": self.session.variant_label(),
             "display_path": self.display.path,
             "vsync": self.settings.vsync,
+            "first_frame_s": self.first_frame_s,
             "frames_measured": len(recent),
             "wall_ms_median": wall,
             "fps_median": 1000 / wall if wall > 0 else None,
