@@ -2,8 +2,8 @@
 
     python3 docs/tools/startup_switch_timing.py [--scene rand10k] [--size 1024] [--cold-runs 2] [--warm-runs 3]
 
-1. Start-up: ``rasterlab gui --headless --frames 2 --no-settings --vsync off --stats F.json`` (or
-   ``python main.py gui ...`` where no ``rasterlab`` is on PATH), each run a process of its own:
+1. Start-up: ``python main.py gui --headless --frames 2 --no-settings --vsync off --stats F.json``
+   (this checkout's ``rasterlab``, run by this script's interpreter), each in a process of its own:
    ``--cold-runs`` with a fresh, empty ``CUPY_CACHE_DIR`` each, then ``--warm-runs`` with the last
    cold run's folder again. The figure is the app's ``first_frame_s``: from the process's start as
    the kernel records it (``/proc/self/stat``, so the interpreter's start and every import count) to
@@ -36,14 +36,19 @@ LAND_TIMEOUT_S = 120  # a switch still waiting after this long is reported as no
 TARGETS = {"warm_first_frame_s": 1.0, "cold_first_frame_s": 5.0, "longest_switch_frame_ms": 50.0}
 
 
-def app_command() -> list[str]:
-    installed = shutil.which("rasterlab")
-    return [installed] if installed else [sys.executable, str(ROOT / "main.py")]
-
-
 def start_up_command(options: argparse.Namespace, stats: str) -> list[str]:
     """The app, headless, from the default settings to its second frame, its stats to ``stats``."""
-    command = [*app_command(), "gui", "--headless", "--frames", "2", "--no-settings", "--vsync", "off"]
+    command = [
+        sys.executable,
+        str(ROOT / "main.py"),
+        "gui",
+        "--headless",
+        "--frames",
+        "2",
+        "--no-settings",
+        "--vsync",
+        "off",
+    ]
     return command + [
         "--scene",
         options.scene,
