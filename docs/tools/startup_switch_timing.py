@@ -71,6 +71,8 @@ def start_up(env: dict, folder: Path, run: int, options: argparse.Namespace) -> 
     if result.returncode != 0:
         raise SystemExit(f"error: {' '.join(command)} exited with {result.returncode}: {result.stderr[-2000:]}")
     report = json.loads(stats.read_text())
+    if report["first_frame_s"] is None:
+        raise SystemExit("error: the app could not tell its start time (it reads /proc: Linux only)")
     return {
         "first_frame_s": round(report["first_frame_s"], 3),
         "process_wall_s": round(wall, 3),

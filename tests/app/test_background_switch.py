@@ -13,6 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
+from app.background_switch import MAX_ERROR_CHARS, one_line
 from app.session import Session
 from app.settings import Settings
 from render.core.module_cache import ModuleCache
@@ -292,3 +293,11 @@ def test_the_window_keeps_delivering_frames_of_the_old_variant_while_the_new_one
         assert app.session.variant_label() == "tile-warp:bins=off,tile=32"
     finally:
         app.close()
+
+
+def test_a_compiler_message_of_any_shape_becomes_one_short_line():
+    nvrtc = "render_x.cu(4): warning: unused\nrender_x.cu(9): error: expected a ';'\n\n1 error detected"
+    assert one_line(RuntimeError(nvrtc)) == "render_x.cu(9): error: expected a ';'"
+    assert one_line(RuntimeError("\n\n  link failed  \nmore")) == "link failed"
+    assert one_line(MemoryError()) == "MemoryError"
+    assert one_line(RuntimeError("error: " + "x" * 10_000)) == ("error: " + "x" * 10_000)[:MAX_ERROR_CHARS]
