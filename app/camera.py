@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from app.background_switch import waits_for_kernels
 from app.settings import Settings
 from render.core.kind import Look
 from render.core.limits import DISTANCE, ELEVATION, METALNESS, PAN, ROUGHNESS
@@ -60,6 +61,7 @@ class ViewActions:
         view = self._setting("view", "")
         return Look(view, shading_of(self.settings) if view else None)
 
+    @waits_for_kernels
     def set_view(self, view: str) -> bool:
         """The kind's view (the sphere tracer's classic or shaded), keeping the frame."""
         views = next((kind.views for kind in KINDS.values() if view in kind.views), ())

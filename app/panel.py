@@ -275,6 +275,9 @@ class Panel:
         imgui.end_disabled()
         imgui.text_wrapped(f"running: {session.variant_label()}")
         tip("what renders each frame; auto shows the variant it picked for this scene")
+        if session.compiling:
+            imgui.text_colored(WARNING, f"compiling {session.compiling} ...")
+            tip("the kernels of the new choice compile in the background; the previous one draws meanwhile")
 
     def _animation(self) -> None:
         session = self.app.session

@@ -5,8 +5,9 @@ A ``Session`` owns one renderer (CUDA when a GPU is usable, else the CPU referen
 shows, the frame number and the timing history. Frame k is the course's: the scene after k + 1
 advances (for views with a turning camera, the camera k orbit steps on). Every action that fails
 leaves the previous scene and renderer in place and says why in ``status``. CPU frames
-(``app.cpu_frames``), exports (``app.exports``), the reference check (``app.reference_check``) and
-the camera (``app.camera``) are parts of their own.
+(``app.cpu_frames``), exports (``app.exports``), the reference check (``app.reference_check``),
+the camera (``app.camera``) and switches that wait for a background compile
+(``app.background_switch``) are parts of their own.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import dataclasses
 
 import numpy as np
 
+from app.background_switch import BackgroundSwitches, waits_for_kernels
 from app.camera import ViewActions
 from app.cpu_frames import CpuFrames
 from app.frame_outputs import FrameOutputs
@@ -53,7 +55,7 @@ class PendingScene:
     seconds: float
 
 
-class Session(ViewActions, VariantActions, FrameOutputs):
+class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
     """Everything the window shows and does, driven by ``update()`` once per displayed frame."""
 
     def __init__(self, settings: Settings, backend: str | None = None) -> None:
@@ -111,6 +113,7 @@ class Session(ViewActions, VariantActions, FrameOutputs):
     def _store(self, role: str, value) -> None:
         setattr(self.settings, self.kind.settings_fields[role], value)
 
+    @waits_for_kernels
     def set_renderer(self, name: str) -> bool:
         """Switch between the renderer kinds, each with its own last scene and variant; False (and
         the old renderer kept) when the new one cannot show its scene."""
@@ -134,6 +137,7 @@ class Session(ViewActions, VariantActions, FrameOutputs):
         self.settings.renderer, self.variant = previous
         return False
 
+    @waits_for_kernels
     def select_scene(self, name_or_file: str, confirmed: bool = False) -> bool:
         """Show ``name_or_file`` from frame 0; False (and a status line) when it cannot be shown.
 
@@ -187,10 +191,12 @@ class Session(ViewActions, VariantActions, FrameOutputs):
         self._store(role, previous)
         return False
 
+    @waits_for_kernels
     def set_seed(self, seed: int) -> bool:
         """The current kind's seed, reloading its scene; a seed outside SEED is refused, not wrapped."""
         return not self._refuses(SEED, seed) and self._set_and_reload("seed", seed)
 
+    @waits_for_kernels
     def set_sphere_count(self, count: int) -> bool:
         """The random scene's count (kinds that have one), reloading it when shown; a count outside
         SPHERE_COUNT is refused."""
@@ -201,6 +207,7 @@ class Session(ViewActions, VariantActions, FrameOutputs):
             return True
         return self._set_and_reload("count", count)
 
+    @waits_for_kernels
     def set_size(self, size: int) -> bool:
         """Render at ``size`` x ``size`` (clamped to APP_SIZE), keeping the frame."""
         size = APP_SIZE.clamp(int(size))
@@ -238,6 +245,7 @@ class Session(ViewActions, VariantActions, FrameOutputs):
 
     def _load(self, scene, choice: VariantChoice, size: int, frame: int) -> bool:
         """Replace the renderer with one showing ``frame`` of ``scene``; keep the old one on failure."""
+        self._compile_first(scene, choice, size)
         try:
             renderer = self._make_renderer(choice)
             renderer.load(scene, size, size)
@@ -352,4 +360,5 @@ class Session(ViewActions, VariantActions, FrameOutputs):
         return self.cpu.image
 
     def close(self) -> None:
+        self._stop_compiling()
         self._worker.shutdown(wait=True, cancel_futures=True)

@@ -3,6 +3,7 @@ scene and frame, and say what actually renders."""
 
 from __future__ import annotations
 
+from app.background_switch import waits_for_kernels
 from app.settings import Settings
 from render.core.variants import UnknownVariantError, VariantChoice
 
@@ -18,6 +19,7 @@ class VariantActions:
             self.status = str(error)
             return self.kind.variants.parse(getattr(Settings, self.kind.settings_fields["variant"]))
 
+    @waits_for_kernels
     def set_variant(self, choice: str | VariantChoice) -> bool:
         """Switch the CUDA variant of the current kind (a choice, or ``name[:key=value,...]``),
         keeping scene and frame."""

@@ -25,6 +25,7 @@ from app.panel import Panel
 from app.recorder import Recorder
 from app.session import Session
 from app.settings import Settings, prepare_config_dir
+from app.startup_clock import seconds_since_process_start
 from app.ui_style import UiScale, load_font
 from render.core.gpu import gpu_failures
 from render.core.image_io import png_encoder
@@ -55,6 +56,7 @@ class App:
         self._last_delivered: float | None = None  # when the last new frame was shown
         # Where the frame was last drawn: framebuffer pixels (left, top, width, height), row 0 = top.
         self.frame_rect = (0, 0, 0, 0)
+        self.first_frame_s: float | None = None  # from the process's start to the first frame shown
         imgui.create_context()
         implot.create_context()
         load_font()
@@ -73,6 +75,7 @@ class App:
         self.recorder = Recorder(session)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
+        session.compile_in_background()  # this loop polls it: switches no longer wait for NVRTC
 
     def set_vsync(self, on: bool) -> None:
         """Wait for the display's refresh between frames, or not."""
@@ -191,6 +194,7 @@ class App:
             return True
         if self.settings.fit_to_window:
             self._fit_resolution()
+        self.session.poll_compile()
         fresh = self.session.update()
         if fresh:
             stage_ms = dict(self.session.history[-1])
@@ -208,6 +212,8 @@ class App:
             if self._last_delivered is not None:
                 wall = (now - self._last_delivered) * 1000
                 self.frame_log.append({"wall": wall, **stage_ms, **self.display.copy_ms})
+            else:
+                self.first_frame_s = seconds_since_process_start()
             self._last_delivered = now
         return True
 
@@ -250,6 +256,7 @@ class App:
             "display_path": self.display.path,
             "frame_rect": list(self.frame_rect),
             "vsync": self.settings.vsync,
+            "first_frame_s": self.first_frame_s,
             "frames_measured": len(recent),
             "wall_ms_median": wall,
             "fps_median": 1000 / wall if wall > 0 else None,

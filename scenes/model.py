@@ -35,6 +35,11 @@ class CircleScene:
     def count(self) -> int:
         return int(self.radius.shape[0])
 
+    @property
+    def snowflake(self) -> int:
+        """1 when the circles are shaded as snowflakes, else 0 (as the kernels take it)."""
+        return int(self.shading == "snowflake")
+
     def copy(self) -> CircleScene:
         """A deep copy whose arrays can be advanced without touching this scene."""
         return dataclasses.replace(

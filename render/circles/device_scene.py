@@ -22,7 +22,7 @@ class DeviceScene:
         import cupy
 
         self.count = scene.count
-        self.snowflake = int(scene.shading == "snowflake")
+        self.snowflake = scene.snowflake
         self.animation = scene.animation
         self.background = scene.background_rgb()
         self.position = cupy.asarray(scene.position.reshape(-1))

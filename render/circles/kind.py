@@ -7,6 +7,7 @@ from pathlib import Path
 
 from render.circles.variants import VARIANTS
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
+from render.core.module_cache import Build
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
 from scenes.animation import advance
@@ -61,6 +62,11 @@ class CircleKind:
         from render.circles.renderer import CudaRenderer
 
         return CudaRenderer(choice)
+
+    def kernel_builds(self, choice: VariantChoice, scene: CircleScene, size: int, look: Look) -> list[Build]:
+        from render.circles.builds import circle_builds
+
+        return circle_builds(choice, scene, size, size)
 
     def animated(self, scene: CircleScene, look: Look) -> bool:
         return scene.animation != "none"

@@ -7,14 +7,35 @@ clear into its launch; a strategy adds its own trailing arguments, grid and bloc
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 import numpy as np
 
 from render.circles.constants import load_circle_module
 from render.circles.device_scene import DeviceScene
-from render.circles.variants import VARIANTS
+from render.circles.variants import SORT_KEYS, VARIANTS
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
 from render.core.renderer import RendererUnavailable
 from render.core.variants import Defines, VariantChoice
+
+
+class SceneFacts(Protocol):
+    """What a build's scene-dependent defines depend on: a ``CircleScene`` or its ``DeviceScene``
+    (``color`` float32, NumPy (N, 3) or CuPy (N*3,))."""
+
+    @property
+    def count(self) -> int: ...
+    @property
+    def snowflake(self) -> int: ...
+    @property
+    def color(self) -> Any: ...
+
+
+def int_define(defines: Defines, key: str) -> int:
+    """The integer define ``key`` (``TILE``, ``PIXELS``) of a variant's ``defines``."""
+    value = defines[key]
+    assert isinstance(value, int), f"define {key} is {value!r}, not an integer"
+    return value
 
 
 class Strategy:
@@ -31,19 +52,21 @@ class Strategy:
 
     def int_define(self, key: str) -> int:
         """The integer define ``key`` of the chosen options (``TILE``, ``PIXELS``)."""
-        value = self.defines[key]
-        assert isinstance(value, int), f"{self.spec.name}: define {key} is {value!r}, not an integer"
-        return value
+        return int_define(self.defines, key)
 
-    def scene_defines(self, scene: DeviceScene, width: int, height: int) -> Defines:
-        """The row's scene-dependent defines this scene needs (one of ``spec.scene_defines``)."""
+    @classmethod
+    def scene_defines(cls, defines: Defines, scene: SceneFacts, width: int, height: int) -> Defines:
+        """The row's scene-dependent defines (one of ``spec.scene_defines``) that ``scene`` needs at
+        width x height, given the chosen options' ``defines``; read from the host scene too, so the
+        modules a load compiles are known before anything is uploaded."""
         return {}
 
     def prepare(self, scene: DeviceScene, width: int, height: int) -> None:
         """Compile and load the kernels now, so no timed frame pays for it."""
-        extra = self.scene_defines(scene, width, height)
+        extra = self.scene_defines(self.defines, scene, width, height)
         assert extra in self.spec.scene_defines, f"{self.spec.name}: {extra} is not a build of its table row"
         assert self.spec.source is not None, f"{self.spec.name} has no source (auto is resolved before a strategy)"
+        self.build_defines = extra
         self.module = load_circle_module(self.spec.source, **self.defines, **extra)
         self.kernel = self.module.get_function(self.spec.kernel)
 
@@ -95,14 +118,18 @@ class TileSort(TileBlock):
 
     has_binning = True
 
-    def scene_defines(self, scene, width, height):
-        import cupy
+    @classmethod
+    def scene_defines(cls, defines, scene, width, height):
+        tile = int_define(defines, "TILE")
+        tiles_x, tiles_y = grid_2d(width, height, (tile, tile))
+        return SORT_KEYS[int(tiles_x * tiles_y * scene.count >= 2**32)]
 
+    def prepare(self, scene, width, height):
         tile = self.int_define("TILE")
         self.grid = grid_2d(width, height, (tile, tile))
-        wide = self.grid[0] * self.grid[1] * scene.count >= 2**32
-        self.key_dtype = cupy.uint64 if wide else cupy.uint32
-        return self.spec.scene_defines[int(wide)]
+        super().prepare(scene, width, height)
+        # The host's type for the kernel's KEY_T, in the order of SORT_KEYS.
+        self.key_dtype = (np.uint32, np.uint64)[SORT_KEYS.index(self.build_defines)]
 
     def bin(self, scene, width, height):
         import cupy

@@ -25,7 +25,8 @@ class TileWarp(Strategy):
     # At most SCAN_BLOCKS binning blocks (scan_bin_counts' limit): about two per SM of an H100.
     BLOCKS_WANTED = SCAN_BLOCKS
 
-    def scene_defines(self, scene, width, height):
+    @classmethod
+    def scene_defines(cls, defines, scene, width, height):
         fused = not scene.snowflake and fused_blend_is_exact(scene.color)
         return {"SNOWFLAKE": scene.snowflake, "FUSED": int(fused)}
 

@@ -4,9 +4,9 @@ and for ``nvcc`` in the CI compile test, so both build exactly the same code.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from render.core.module_cache import Build, ModuleCache
 from shaders import SHADER_DIR
 
 ARCH = "sm_90"
@@ -39,8 +39,9 @@ def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[s
     ]
 
 
-@functools.cache
-def _load(source: str, defines: tuple[tuple[str, object], ...]):
+def compile_module(source: str, defines: tuple[tuple[str, object], ...]):
+    """Compile ``shaders/<source>`` with ``defines`` (sorted ``(name, value)`` pairs) through NVRTC,
+    uncached here (CuPy keeps compiled binaries on disk, in ``CUPY_CACHE_DIR``)."""
     import cupy
 
     path = SHADER_DIR / source
@@ -52,9 +53,18 @@ def _load(source: str, defines: tuple[tuple[str, object], ...]):
     return module
 
 
+# Every module the process compiles; the app's background compiler and the renderers share it.
+MODULES = ModuleCache(compile_module)
+
+
 def load_module(source: str, **defines: object):
     """The compiled CuPy ``RawModule`` of ``shaders/<source>`` with ``-D`` defines (cached)."""
-    return _load(source, tuple(sorted(defines.items())))
+    return MODULES.load(source, defines)
+
+
+def warm(builds: Iterable[Build]) -> None:
+    """Compile each of ``builds`` (``(source, defines)``) not compiled yet, so loading it later is fast."""
+    MODULES.warm(builds)
 
 
 def module_loader(shared: Mapping[str, object]):

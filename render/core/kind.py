@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from render.core.module_cache import Build
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice, VariantTable
 from scenes.safe_write import Placement
@@ -161,6 +162,12 @@ class RendererKind(Protocol):
 
     def make_renderer(self, choice: VariantChoice | None, look: Look) -> Renderer:
         """A renderer of ``choice`` on the GPU, or the CPU reference when ``choice`` is None."""
+        ...
+
+    def kernel_builds(self, choice: VariantChoice, scene: Any, size: int, look: Look) -> list[Build]:
+        """The modules ``(source, defines)`` that a renderer of ``choice`` compiles to show ``scene``
+        at ``size`` x ``size`` in ``look`` (``auto`` resolved as a load resolves it), read from the
+        variant table without uploading anything."""
         ...
 
     def animated(self, scene: Any, look: Look) -> bool:

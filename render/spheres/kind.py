@@ -6,9 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
+from render.core.module_cache import Build
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
-from render.spheres.constants import MAX_CONSTANT_SPHERES
+from render.spheres.constants import CUDA_DEFINES, MAX_CONSTANT_SPHERES
 from render.spheres.shading import VIEWS, ShadeSettings
 from render.spheres.variants import VARIANTS
 from scenes.files import save_sphere_scene
@@ -79,6 +80,12 @@ class SphereKind:
         from render.spheres.view import SphereView
 
         return SphereView(choice, look.view or "classic", look.shading or ShadeSettings())
+
+    def kernel_builds(self, choice: VariantChoice, scene: SphereScene, size: int, look: Look) -> list[Build]:
+        """One module per variant, with a kernel for each view."""
+        source = VARIANTS[choice.name].source
+        assert source is not None, f"sphere variant {choice.name!r} has no source"
+        return [(source, dict(CUDA_DEFINES))]
 
     def animated(self, scene: SphereScene, look: Look) -> bool:
         return look.view == "shaded"

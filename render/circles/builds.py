@@ -1,0 +1,28 @@
+"""Which modules a circle renderer compiles for a scene, known before anything is uploaded: the
+support kernels, and the variant's source with its options' and the scene's defines (``auto``
+resolved as a load resolves it)."""
+
+from __future__ import annotations
+
+from render.circles.auto import choose_auto
+from render.circles.constants import CUDA_DEFINES
+from render.circles.renderer import STRATEGIES
+from render.circles.variants import VARIANTS
+from render.core.module_cache import Build
+from render.core.variants import VariantChoice
+from scenes.model import CircleScene
+
+
+def circle_builds(choice: VariantChoice, scene: CircleScene, width: int, height: int) -> list[Build]:
+    """The ``(source, defines)`` that ``CudaRenderer(choice).load(scene, width, height)`` compiles."""
+    if choice.name == "auto":
+        choice = choose_auto(scene, width, height)
+    spec = VARIANTS[choice.name]
+    assert spec.source is not None, f"{spec.name} has no source"
+    defines = spec.defines(choice)
+    extra = STRATEGIES[spec.launch].scene_defines(defines, scene, width, height)
+    builds: list[Build] = [("image_ops.cu", dict(CUDA_DEFINES))]
+    if scene.animation != "none":
+        builds.append(("animate.cu", dict(CUDA_DEFINES)))
+    builds.append((spec.source, {**CUDA_DEFINES, **defines, **extra}))
+    return builds
