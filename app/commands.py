@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from app.camera import LOOK_OPTIONS
 from app.cli_args import UsageError
 from app.outputs import claim_folder, claim_outputs
+from app.printable import printable
 from app.progress import frame_bar, step_bar
-from app.record_command import default_gif, frame_range, record_frames, recording_folder
+from app.record_command import check_frame_names, default_gif, frame_range, record_frames, recording_folder
 from app.recording import GIF_FPS, write_gif
 from render.core import limits
 from render.core.gpu import gpu_problem
@@ -26,11 +28,7 @@ from scenes.safe_write import Placement
 
 def note(text: str) -> None:
     """One line on stderr, whatever characters the paths in it hold."""
-    print(one_line(text), file=sys.stderr)
-
-
-def one_line(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    print(printable(text), file=sys.stderr)
 
 
 def choose_backend(requested: str | None) -> str:
@@ -150,7 +148,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     else:
         placements = claim_outputs([out, args.raw], args.overwrite)
     renderer = _loaded_renderer(args, kind, choice, look, scene)
-    with frame_bar(f"rendering {one_line(scene.name)}"):
+    with frame_bar(f"rendering {printable(scene.name)}"):
         image = render_frame(renderer, frame)
     outputs = []
     if out:
@@ -167,23 +165,29 @@ def cmd_record(args: argparse.Namespace) -> int:
     first, last = frame_range(args.frames)
     kind, choice, look, scene = _asked_scene(args)
     count = last - first + 1
-    if not kind.animated(scene, look):
-        note(f"note: {one_line(scene.name)} is static: its {count} frames are all the same picture")
-    created = claim_folder(args.out, args.overwrite)
+    created, replace = claim_folder(args.out, args.overwrite)
+    if not created:
+        check_frame_names(Path(args.out), first, last)
+    static = not kind.animated(scene, look)
     with recording_folder(args.out, created) as folder:
         gif = None if args.no_gif else args.gif or str(default_gif(folder))
-        placements = claim_outputs([gif], args.overwrite)
+        # A yes to replacing the folder's files covers its GIF too: one question, not two.
+        inside = gif is not None and Path(gif).parent == folder
+        placements = claim_outputs([gif], args.overwrite or (replace and inside))
         renderer = _loaded_renderer(args, kind, choice, look, scene)
-        with step_bar(f"recording {one_line(scene.name)}") as bar:
+        if static:
+            note(f"note: {printable(scene.name)} is static: its {count} frames are all the same picture")
+        with step_bar(f"recording {printable(scene.name)}") as bar:
             steps = count + (gif is not None)
-            frames = record_frames(renderer, first, last, folder, Placement(replace=args.overwrite), steps, bar)
+            how = Placement(replace=replace)
+            frames = record_frames(renderer, (first, last), static, folder, how, steps, bar)
             if gif is not None:
                 bar.progress(count, steps, "GIF")
                 gif = write_gif(frames, gif, placements[gif])
         what = f"{kind.describe(scene, look)}, {args.size}x{args.size}, {_used(renderer)}"
-        print(f"wrote {count} frames to {folder} ({frames[0].name} .. {frames[-1].name}; {what})")
+        print(printable(f"wrote {count} frames to {folder} ({frames[0].name} .. {frames[-1].name}; {what})"))
         if gif is not None:
-            print(f"wrote {gif} ({count} frames, {GIF_FPS} frames/s, looping)")
+            print(printable(f"wrote {gif} ({count} frames, {GIF_FPS} frames/s, looping)"))
     return 0
 
 

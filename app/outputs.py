@@ -77,12 +77,13 @@ def claim_outputs(paths: Iterable[str | None], overwrite: bool) -> dict[str, Pla
     return placements
 
 
-def claim_folder(path: str, overwrite: bool) -> bool:
+def claim_folder(path: str, overwrite: bool) -> tuple[bool, bool]:
     """Check, before the work, a folder that outputs are written into: a new one (whose parent
     exists; made by the caller), an empty one, or one holding files when ``overwrite`` or the
     user's yes at a terminal allows replacing those of the names written. Returns whether the
-    folder is new; raises OutputRefused (a file, a missing parent, standard output, ...) or
-    OutputExists (it holds files and replacing them was not allowed)."""
+    folder is new and whether files in it may be replaced; raises OutputRefused (a file, a missing
+    parent, standard output, ...), OutputExists (it holds files and replacing them was not
+    allowed) or OutputError (it cannot be written into)."""
     if not path:
         raise OutputRefused("the output folder path is empty")
     if path == STDOUT or descriptor_of(path) is not None:
@@ -97,11 +98,13 @@ def claim_folder(path: str, overwrite: bool) -> bool:
             raise OutputRefused(f"cannot make {path}: its folder {parent} does not exist") from None
         if not os.path.isdir(parent):
             raise OutputRefused(f"cannot make {path}: {parent} is not a folder") from None
-        return True
+        return True, overwrite
     except (OSError, ValueError) as error:  # ValueError: a NUL in the name
         raise OutputRefused(f"cannot write into {path}: {getattr(error, 'strerror', None) or error}") from None
     if not stat.S_ISDIR(mode):
         raise OutputRefused(f"cannot write into {path}: it is not a folder")
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write into {path}: permission denied")
     try:
         with os.scandir(path) as entries:
             holds_files = next(entries, None) is not None
@@ -110,7 +113,7 @@ def claim_folder(path: str, overwrite: bool) -> bool:
     question = f"{path} holds files; replace those of the names written? [y/N] "
     if holds_files and not overwrite and not _confirmed(question):
         raise OutputExists(f"{path} is not empty; pass --overwrite to write into it anyway")
-    return False
+    return False, overwrite or holds_files
 
 
 def _identity(path: str) -> tuple[int, int] | str:

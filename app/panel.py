@@ -17,6 +17,7 @@ from app.panel_files import FileDialogs, any_popup_open
 from app.panel_recording import recording_controls
 from app.panel_timings import draw_timings
 from app.panel_widgets import WARNING, tip
+from app.printable import printable
 from app.status_bar import StatusBar
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.kinds import KINDS
@@ -171,7 +172,8 @@ class Panel:
         names = list(session.kind.scene_names)
         if session.scene_name not in names:
             names.append(session.scene_name)
-        changed, index = imgui.combo("scene", names.index(session.scene_name), names)
+        # A scene file's name may hold anything, bytes that are not UTF-8 included.
+        changed, index = imgui.combo("scene", names.index(session.scene_name), [printable(name) for name in names])
         if changed:
             session.select_scene(names[index])
         tip("a built-in scene, from frame 0; a scene file you opened is listed too")
@@ -333,7 +335,8 @@ class Panel:
             if pending is None:
                 imgui.close_current_popup()
             else:
-                imgui.text(f"{pending.name_or_file} takes about {pending.seconds:.0f} s per frame on the CPU.")
+                what = printable(pending.name_or_file)
+                imgui.text(f"{what} takes about {pending.seconds:.0f} s per frame on the CPU.")
                 if imgui.button("Render anyway"):
                     session.select_scene(pending.name_or_file, confirmed=True)
                     imgui.close_current_popup()

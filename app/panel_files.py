@@ -18,6 +18,7 @@ from imgui_bundle import imgui
 from app.dialogs import NativeDialog, dialog_choice
 from app.export_folder import EXPORT, RECORD, SCREENSHOT, MissingFolder, answer_missing_folder, choose_export_folder
 from app.panel_widgets import tip
+from app.printable import printable
 
 if TYPE_CHECKING:
     from app.window import App
@@ -84,7 +85,7 @@ class TypedPath:
                 imgui.close_current_popup()
         if self.error:
             imgui.push_text_wrap_pos(imgui.get_cursor_pos_x() + FIELD_WIDTH)
-            imgui.text_wrapped(self.error)
+            imgui.text_wrapped(printable(self.error))
             imgui.pop_text_wrap_pos()
         imgui.end_popup()
 
@@ -134,7 +135,7 @@ class FileDialogs:
 
     def export_folder(self) -> None:
         """The export folder, read-only, and the "Choose folder..." button."""
-        imgui.text_wrapped(f"folder: {self.app.session.settings.export_folder}")
+        imgui.text_wrapped(f"folder: {printable(self.app.session.settings.export_folder)}")
         tip("where exports, screenshots and recordings go")
         if imgui.button("Choose folder..."):
             self._start(folder=True)
@@ -220,7 +221,7 @@ class FileDialogs:
         if missing is None:
             imgui.close_current_popup()
         else:
-            imgui.text(missing.question())
+            imgui.text(printable(missing.question()))
             create = imgui.button("Create")
             imgui.same_line()
             cancel = imgui.button("Cancel") or imgui.is_key_pressed(imgui.Key.escape, False)

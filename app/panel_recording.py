@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from imgui_bundle import imgui
 
 from app.panel_widgets import tip
+from app.printable import printable
 from render.core.limits import RECORD_FRAMES
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def recording_controls(app: App) -> None:
             recorder.stop()
         tip("end the recording here: the frames taken so far and their GIF are kept")
         imgui.same_line()
-        imgui.text_wrapped(recorder.progress_line())
+        imgui.text_wrapped(printable(recorder.progress_line()))
         return
     if imgui.button("Record"):
         recorder.start()

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from app.cli_args import UsageError
+from app.outputs import OutputRefused
+from app.printable import printable
 from app.progress import StepBar
-from app.recording import remove_if_empty, write_frame
+from app.recording import frame_file_name, remove_if_empty, write_frame
 from render.core.image_io import to_rgb8
 from render.core.limits import ANIMATED_FRAME, OutOfRange
 from render.core.renderer import Renderer, render_frames
@@ -32,6 +34,8 @@ def frame_range(text: str) -> tuple[int, int]:
         first_frame, last_frame = (ANIMATED_FRAME.check(int(part)) for part in (first, last))
     except OutOfRange as error:
         raise UsageError(f"--frames {text}: {error}") from None
+    except ValueError:  # more digits than Python turns into a number
+        raise UsageError(f"--frames {text[:20]}...: A and B must be in {ANIMATED_FRAME.text()}") from None
     if last_frame < first_frame:
         raise UsageError(f"--frames {text}: the last frame ({last_frame}) comes before the first ({first_frame})")
     return first_frame, last_frame
@@ -58,6 +62,15 @@ def recording_folder(path: str, new: bool) -> Iterator[Path]:
             remove_if_empty(folder)
 
 
+def check_frame_names(folder: Path, first: int, last: int) -> None:
+    """Before the work: every frame's name in ``folder`` is free or a file that may be replaced
+    (a link to one included); raises OutputRefused naming the first that is anything else."""
+    for frame in range(first, last + 1):
+        path = folder / frame_file_name(frame)
+        if os.path.lexists(path) and not os.path.isfile(path):
+            raise OutputRefused(f"cannot write {path}: something other than a file is there")
+
+
 def default_gif(folder: Path) -> Path:
     """``folder/<folder's name>.gif`` (``recording.gif`` for a folder without one, such as /)."""
     name = Path(os.path.abspath(folder)).name or "recording"
@@ -65,19 +78,31 @@ def default_gif(folder: Path) -> Path:
 
 
 def record_frames(
-    renderer: Renderer, first: int, last: int, folder: Path, how: Placement, steps: int, bar: StepBar
+    renderer: Renderer,
+    frames: tuple[int, int],
+    static: bool,
+    folder: Path,
+    how: Placement,
+    steps: int,
+    bar: StepBar,
 ) -> list[Path]:
-    """Render frames ``first`` .. ``last`` with the loaded ``renderer``, each saved as
-    ``folder/frame_NNNNN.png`` placed as ``how`` says; ``bar`` shows the frame of ``steps``. Returns
-    the paths written. When stopped or failing part-way, the frames written are kept, and said."""
+    """Render ``frames`` (first, last) with the loaded ``renderer``, each saved as
+    ``folder/frame_NNNNN.png`` placed as ``how`` says; a ``static`` scene is rendered once, its
+    frames being one picture. ``bar`` shows the frame of ``steps``. Returns the paths written. When
+    stopped or failing part-way, the frames written are kept, and said."""
+    first, last = frames
     written: list[Path] = []
-    frames = render_frames(renderer, first)
+    images = render_frames(renderer, first)
+    pixels = None
     try:
         for frame in range(first, last + 1):
             bar.progress(frame - first, steps, f"frame {frame}")
-            written.append(write_frame(folder, frame, to_rgb8(next(frames)), how))
+            if pixels is None or not static:
+                pixels = to_rgb8(next(images))
+            written.append(write_frame(folder, frame, pixels, how))
     except BaseException:
         if written:
-            bar.write(f"kept {len(written)} frames in {folder} ({written[0].name} .. {written[-1].name})")
+            count = f"{len(written)} frame" + ("s" if len(written) > 1 else "")
+            bar.write(printable(f"kept {count} in {folder} ({written[0].name} .. {written[-1].name})"))
         raise
     return written

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from app.camera import LOOK_OPTIONS
 from app.exports import export_name
+from app.printable import printable
 from render.core.limits import ANIMATED_FRAME
 from scenes.safe_write import free_name
 
@@ -74,6 +75,21 @@ def copy_render_command(session, copy: Callable[[str], object], folder: str | Pa
     except NotReproducible as error:
         session.status = f"cannot copy a command: {error}"
         return None
+    except OSError as error:  # the working folder was removed: a relative file has no absolute path
+        session.status = f"cannot copy a command: {error.strerror or error}"
+        return None
+    # The clipboard takes UTF-8 text: a file name that is not UTF-8 has no line to paste.
+    if not _is_utf8(command):
+        session.status = f"cannot copy a command: the scene file's name cannot be pasted ({printable(command)})"
+        return None
     copy(command)
-    session.status = f"copied: {command}"
+    session.status = f"copied: {printable(command)}"
     return command
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

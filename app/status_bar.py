@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
+from app.printable import printable
+
 if TYPE_CHECKING:
     from app.window import App
 
@@ -71,7 +73,7 @@ class StatusBar:
         # The message takes what the details leave; a long one is cut with an ellipsis and shown
         # whole on hover, so the bar stays one line.
         room = max(width - details_width - 4 * imgui.get_style().window_padding.x, 0)
-        message = " ".join(self.app.session.status.split())
+        message = printable(" ".join(self.app.session.status.split()))
         self.shown = message
         colour = status_colour(message)
         if colour is not None:
@@ -80,7 +82,7 @@ class StatusBar:
         if colour is not None:
             imgui.pop_style_color()
         if imgui.is_item_hovered() and message:
-            imgui.set_tooltip(self.app.session.status)
+            imgui.set_tooltip("\n".join(printable(line) for line in self.app.session.status.splitlines()))
         imgui.same_line(max(width - details_width - imgui.get_style().window_padding.x, room))
         imgui.text_disabled(details)
         imgui.end()

@@ -321,3 +321,26 @@ def test_circles_name_the_seed_of_a_built_in_scene_and_the_cuda_variant(tmp_path
         assert args.out == "bouncingballs_tile-scan_scan-blelloch_test-box_tile-32_0000.png"
     finally:
         session.close()
+
+
+def test_a_name_that_cannot_be_pasted_or_resolved_is_one_status_line(shaded, tmp_path, monkeypatch):
+    import os
+
+    from scenes.files import save_sphere_scene
+    from scenes.spheres import random_spheres
+
+    odd = os.fsdecode(b"\xff\xfe.npz")  # not UTF-8: the clipboard has no text for it
+    assert shaded.select_scene(str(save_sphere_scene(random_spheres(3, 1), tmp_path / odd))), shaded.status
+    copied = []
+    assert copy_render_command(shaded, copied.append, tmp_path) is None and copied == []
+    assert shaded.status.startswith("cannot copy a command: the scene file's name cannot be pasted (")
+    assert shaded.status.isprintable()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    save_sphere_scene(random_spheres(3, 1), gone / "here.npz")
+    assert shaded.select_scene("here.npz"), shaded.status
+    gone.joinpath("here.npz").unlink()
+    gone.rmdir()  # the working folder is removed: "here.npz" has no absolute path any more
+    assert copy_render_command(shaded, copied.append, tmp_path) is None and copied == []
+    assert shaded.status == "cannot copy a command: No such file or directory"

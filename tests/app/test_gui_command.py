@@ -144,3 +144,30 @@ def test_a_built_in_scene_of_one_kind_names_the_renderer(monkeypatch, scene, ren
     monkeypatch.setattr(app.launch, "run_gui", lambda options: opened.append(options) or 0)
     assert main(["gui", *(["--scene", scene] if scene else [])]) == 0
     assert opened[0].renderer == renderer
+
+
+def test_a_scene_file_whose_name_is_not_utf8_opens_in_the_app(x_display, config, tmp_path, gui_command):
+    import os
+
+    from scenes.builtin import build_scene
+    from scenes.files import save_scene
+
+    odd = tmp_path / os.fsdecode(b"\xff\xfe scene.json")  # a name of bytes that are not UTF-8
+    save_scene(build_scene("rgb"), odd)
+    shot = tmp_path / "s.png"
+    result = gui_command(
+        "gui",
+        "--headless",
+        "--frames",
+        "2",
+        "--size",
+        "256",
+        "--no-settings",
+        "--scene",
+        odd,
+        "--screenshot",
+        shot,
+        drop_display=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and shot.is_file()
