@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from app.panel_progress import draw_cpu_progress
+from app.panel_prompt import confirm_slow_change
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
 from render.kinds import KINDS
 
@@ -103,6 +105,7 @@ class Panel:
         self._status()
         imgui.end()
         self._confirm_cpu_scene()
+        draw_cpu_progress(self.app)
         if self.show_help:
             self._help(width)
 
@@ -329,23 +332,7 @@ class Panel:
         imgui.text_disabled("H or F1: keyboard shortcuts")
 
     def _confirm_cpu_scene(self) -> None:
-        session = self.app.session
-        if session.pending is not None and not imgui.is_popup_open("Slow on the CPU"):
-            imgui.open_popup("Slow on the CPU")
-        if imgui.begin_popup_modal("Slow on the CPU", None, imgui.WindowFlags_.always_auto_resize)[0]:
-            pending = session.pending
-            if pending is None:
-                imgui.close_current_popup()
-            else:
-                imgui.text(f"{pending.name_or_file} takes about {pending.seconds:.0f} s per frame on the CPU.")
-                if imgui.button("Render anyway"):
-                    session.select_scene(pending.name_or_file, confirmed=True)
-                    imgui.close_current_popup()
-                imgui.same_line()
-                if imgui.button("Cancel"):
-                    session.pending = None
-                    imgui.close_current_popup()
-            imgui.end_popup()
+        confirm_slow_change(self.app)
 
     def _help(self, width: float) -> None:
         imgui.set_next_window_pos(imgui.ImVec2(width - 20, 20), 0, imgui.ImVec2(1, 0))
