@@ -31,8 +31,9 @@ class CpuFrames:
         self.advances_due = 0
         self.image: np.ndarray | None = None
         self.bands = progress.BandCounter()
-        self._what = ""
+        self._what = ""  # the frame rendering, or owed while an older one stops
         self._started = 0.0
+        self._job_generation = 0
         self._stopping = False
 
     def restart(self, frame: int, on_cpu: bool) -> None:
@@ -40,6 +41,7 @@ class CpuFrames:
         self.generation += 1
         self.advances_due = frame + 1 if on_cpu else 0
         self.dirty = True
+        self._started = time.monotonic()
 
     def step(self) -> None:
         """One more advance before the next frame."""
@@ -51,6 +53,8 @@ class CpuFrames:
         described by ``what`` (``app.cpu_progress.frame_title``), when none is rendering."""
         if self._job is not None:
             if not self._job.done():
+                if self._job_generation != self.generation:
+                    self._what = what  # what is owed, while the given-up frame stops
                 return None
             job, self._job = self._job, None
             try:
@@ -64,16 +68,20 @@ class CpuFrames:
             self.dirty = False
             advances, self.advances_due = self.advances_due, 0
             self.bands.start(0)
-            self._what, self._started = what, time.monotonic()
+            if self._job_generation == self.generation:  # a step: a new frame of the same load
+                self._started = time.monotonic()
+            self._what, self._job_generation = what, self.generation
             self._job = self._worker.submit(self._render, renderer, advances, self.generation)
         return None
 
     @property
     def progress(self) -> CpuProgress | None:
-        """The frame rendering now, and how far it has come; None while none is."""
+        """The frame rendering now, and how far it has come (since its load, for the first frame of
+        a load: a frame given up for it may still be stopping); None while none is."""
         if not self.busy:
             return None
-        return CpuProgress(self._what, self._started, self.bands.bands)
+        bands = self.bands.bands if self._job_generation == self.generation else progress.Bands()
+        return CpuProgress(self._what, self._started, bands)
 
     def stop(self) -> None:
         """Give up the frame under way, and start no other (the app is closing)."""

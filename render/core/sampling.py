@@ -4,6 +4,7 @@ so the timing must stay short (SAMPLE_SECONDS) whatever the scene."""
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -49,11 +50,16 @@ def timed(work: Callable[[], object]) -> float:
 
 def parallel_speedup(workers: int) -> float:
     """How much faster ``workers`` processes finish than the one thread a sample was timed in, with
-    the machine as loaded now: the cores that the last minute's load leaves free, between 1 and
-    ``workers``. Linux shares the CPU between sessions first, so on a busy machine the workers of
-    one frame together get about what one thread would."""
+    the machine as loaded now.
+
+    Linux shares the CPU between sessions first, so on a busy machine the workers of one frame
+    together get about what one thread would; the cores that the last minute's load leaves free
+    (between 1 and ``workers``) say how busy it is, but a minute's average lags: the geometric mean
+    of that and ``workers`` errs by at most sqrt(workers) whichever way the load has gone since.
+    """
     try:
         load = os.getloadavg()[0]
     except OSError:  # no load average here: assume an idle machine
         load = 0.0
-    return min(float(workers), max(1.0, (os.cpu_count() or 1) - load))
+    free = min(float(workers), max(1.0, (os.cpu_count() or 1) - load))
+    return math.sqrt(workers * free)

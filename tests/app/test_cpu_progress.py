@@ -83,6 +83,8 @@ def test_a_newer_load_gives_up_the_frame_under_way(session):
     time.sleep(0.3)
     assert session.select_scene("rgb")
     started = time.monotonic()
+    session.update()  # the rand100k frame is still stopping: the label names what is owed
+    assert session.busy and session.cpu.progress.what == "rgb, 3 circles, 1024x1024, frame 0"
     watch_frame(session)
     # The rand100k frame takes seconds; rgb is shown without waiting for it.
     assert time.monotonic() - started < 2.5
