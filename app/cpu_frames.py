@@ -57,13 +57,13 @@ class CpuFrames:
                     self._what = what  # what is owed, while the given-up frame stops
                 return None
             job, self._job = self._job, None
-            try:
+            # Asked, not raised: raising it here would tie the job to its own traceback, keeping the
+            # given-up frame's arrays until the cycle collector happens to run.
+            if not isinstance(job.exception(), FrameGivenUp):
                 generation, image, seconds = job.result()
-            except FrameGivenUp:
-                generation = None
-            if generation == self.generation:
-                self.image = image
-                return seconds
+                if generation == self.generation:
+                    self.image = image
+                    return seconds
         if self.dirty and not self._stopping:
             self.dirty = False
             advances, self.advances_due = self.advances_due, 0

@@ -19,6 +19,8 @@ from scenes.model import CircleScene
 SAMPLE_ROWS = 256
 # A circle's cost besides its pixels, as pixels, to weigh that scaling (a few microseconds).
 CIRCLE_PIXELS = 4096
+# The per-frame work on every circle (their boxes) is timed on at most this many and scaled.
+BOUNDS_SAMPLE = 100_000
 # Measured on the 2-core development machine with circles that all lie off the picture: the start of
 # the worker processes and the copies of the bands to and from them, ...
 POOL_START_SECONDS = 0.5
@@ -32,16 +34,12 @@ def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None)
     processes (None: the reference's default); spends about SAMPLE_SECONDS timing."""
     workers = worker_count(workers)
     bands = worker_bands(scene, size, workers)
-    boxes = np.empty((scene.count, 4), np.int64)
-
-    def bounds() -> None:
-        boxes[...] = shading.pixel_bounds(scene.position, scene.radius, size, size)
-
-    bounds_seconds = timed(bounds)  # each band computes every box again
-    visible = (boxes[:, 0] < boxes[:, 1]) & (boxes[:, 2] < boxes[:, 3])
-    tallest = int((boxes[:, 3] - boxes[:, 2])[visible].max(initial=0))
-    planes = np.ones((4, min(tallest, SAMPLE_ROWS) + 2, size), np.float32)  # written here, not while timed
-    per_circle = seconds_per_item(scene.count, lambda indices: _blend_sample(scene, boxes, indices, planes))
+    some = min(scene.count, BOUNDS_SAMPLE)
+    position, radius = scene.position[:some], scene.radius[:some]
+    # Each band computes every circle's box again.
+    bounds_seconds = timed(lambda: shading.pixel_bounds(position, radius, size, size)) * scene.count / max(some, 1)
+    planes = np.ones((4, min(size, SAMPLE_ROWS) + 2, size), np.float32)  # written here, not while timed
+    per_circle = seconds_per_item(scene.count, lambda indices: _blend_sample(scene, indices, planes))
     circles = per_circle * scene.count
     if not bands:
         return bounds_seconds + circles + SECONDS_PER_PIXEL * size * size
@@ -49,15 +47,15 @@ def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None)
     return POOL_START_SECONDS + POOL_SECONDS_PER_PIXEL * size * size + parallel
 
 
-def _blend_sample(scene: CircleScene, boxes: np.ndarray, indices: np.ndarray, planes: np.ndarray) -> float:
+def _blend_sample(scene: CircleScene, indices: np.ndarray, planes: np.ndarray) -> float:
     """Blend the circles at ``indices`` into ``planes`` float32 (4, rows, size), each moved down so
     that its box starts at row 0; the seconds it took, scaled up for the rows cut off."""
     size = planes.shape[2]
-    box = boxes[indices]
+    position = scene.position[indices]
+    box = shading.pixel_bounds(position, scene.radius[indices], size, size)
     width = np.maximum(box[:, 1] - box[:, 0], 0)
     height = np.maximum(box[:, 3] - box[:, 2], 0)
     lift = np.where((width > 0) & (height > 0), box[:, 2], 0)
-    position = scene.position[indices].copy()
     position[:, 1] -= (lift / np.float64(size)).astype(np.float32)
     sample = dataclasses.replace(
         scene,

@@ -68,9 +68,12 @@ def test_bands_count_up_per_frame_and_the_time_left_is_within_2x(session, scene,
     done = [state.bands.done for state in seen]
     assert done == sorted(done) and seen[-1].bands.total > 1
     assert done[-1] >= seen[-1].bands.total - 1, "the bands were not counted up to the end"
-    first = next(state for state in seen if state.remaining is not None)
-    # The whole frame as foretold when the first band was done, against the frame's real time.
-    assert 0.5 < (first.elapsed + first.remaining) / seconds < 2, (first, seconds)
+    # The time left as foretold from the first band done on, while a quarter of the frame or more
+    # was still to come, against the time it took: the median, so that a moment's load from other
+    # jobs on the machine does not decide it.
+    early = [state for state in seen if state.remaining is not None and state.elapsed < 0.75 * seconds]
+    foretold = [state.remaining / (seconds - state.elapsed) for state in early]
+    assert foretold and 0.5 < float(np.median(foretold)) < 2, (foretold, seconds)
     session.step()  # the next frame counts its bands from none again
     seen, _ = watch_frame(session)
     assert seen[0].bands.done == 0 and seen[0].what.endswith("frame 1")
@@ -118,6 +121,9 @@ def test_a_slow_resolution_asks_and_cancel_keeps_the_size(session):
 def test_fit_to_window_asks_once_per_size_it_wants(session):
     assert session.select_scene("rand1M", confirmed=True)
     assert not session.fit_size(700) and session.pending.what == "rand1M at 700x700"
+    asked, started = session.pending, time.monotonic()
+    assert not session.fit_size(700)  # the next frame, the question open: not estimated again
+    assert session.pending is asked and time.monotonic() - started < 0.05
     session.cancel_pending()
     for _ in range(3):  # the window loop asks every frame: no question, no estimate
         started = time.monotonic()
@@ -150,7 +156,7 @@ def test_a_slow_sphere_count_or_view_asks_and_cancel_keeps_them(session):
     assert session.pending.what == "random with 65,536 spheres at 256x256"
     session.cancel_pending()
     assert session.settings.sphere_count == count and session.scene.count == count
-    assert session.set_sphere_count(65536, confirmed=True) and session.set_view("classic")
+    assert session.set_sphere_count(65536, confirmed=True) and session.set_view("classic", confirmed=True)
     assert session.settings.sphere_view == "classic"
     assert not session.set_view("shaded")
     assert session.pending.what == "random in the shaded view at 256x256"
@@ -161,3 +167,13 @@ def test_a_slow_sphere_count_or_view_asks_and_cancel_keeps_them(session):
 def test_quick_changes_do_not_ask(session):
     assert session.set_size(512) and session.set_seed(3) and session.select_scene("pattern")
     assert session.pending is None and session.settings.size == 512
+
+
+@pytest.mark.gpu
+def test_on_the_gpu_no_change_asks_and_no_label_shows(tmp_path):
+    session = Session(Settings(scene="rgb", size=256, export_folder=str(tmp_path)), backend="cuda")
+    try:
+        assert session.select_scene("rand1M") and session.set_size(2048) and session.set_seed(5)
+        assert session.pending is None and session.update() and session.cpu.progress is None
+    finally:
+        session.close()

@@ -19,6 +19,7 @@ CASES = {
     "biglittle, big circles": ("circles", "biglittle", None, 512, Look()),
     "spheres classic": ("spheres", "random", 3000, 1024, Look("classic")),
     "spheres shaded": ("spheres", "random", 200, 512, Look("shaded", ShadeSettings())),
+    "spheres shaded, sampled smaller": ("spheres", "random", 100, 1024, Look("shaded", ShadeSettings())),
 }
 
 
