@@ -54,7 +54,7 @@ def store_look(settings: Settings, given: dict[str, Any]) -> None:
 
 class ViewActions:
     """The ``Session``'s view actions; it provides ``settings``, ``kind``, ``renderer``, ``scene``,
-    ``variant``, ``frame``, ``status``, ``cpu``, ``_setting`` and ``_load``."""
+    ``variant``, ``frame``, ``status``, ``cpu``, ``_setting``, ``_load`` and ``_asks_first``."""
 
     def look(self) -> Look:
         """The current view, and its camera and material where it has them."""
@@ -62,8 +62,9 @@ class ViewActions:
         return Look(view, shading_of(self.settings) if view else None)
 
     @waits_for_kernels
-    def set_view(self, view: str) -> bool:
-        """The kind's view (the sphere tracer's classic or shaded), keeping the frame."""
+    def set_view(self, view: str, confirmed: bool = False) -> bool:
+        """The kind's view (the sphere tracer's classic or shaded), keeping the frame; on the CPU
+        backend a slow one asks first (``app.slow_changes``)."""
         views = next((kind.views for kind in KINDS.values() if view in kind.views), ())
         if not views:
             valid = ", ".join(v for kind in KINDS.values() for v in kind.views)
@@ -72,11 +73,12 @@ class ViewActions:
         field = next(kind.settings_fields["view"] for kind in KINDS.values() if view in kind.views)
         previous = getattr(self.settings, field)
         setattr(self.settings, field, view)
-        if (
-            view not in self.kind.views
-            or self.scene is None
-            or self._load(self.scene, self.variant, self.settings.size, self.frame)
-        ):
+        if view not in self.kind.views or self.scene is None:
+            return True
+        size = self.settings.size
+        what = f"{self.scene.name} in the {view} view at {size}x{size}"
+        asks = not confirmed and self._asks_first(self.scene, size, what, lambda: self.set_view(view, True))
+        if not asks and self._load(self.scene, self.variant, size, self.frame):
             return True
         setattr(self.settings, field, previous)
         return False

@@ -14,6 +14,8 @@ from imgui_bundle import imgui
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
 from app.panel_files import FileDialogs, any_popup_open
+from app.panel_progress import draw_cpu_progress
+from app.panel_prompt import confirm_slow_change
 from app.panel_recording import recording_controls
 from app.panel_timings import draw_timings
 from app.panel_widgets import WARNING, tip
@@ -127,6 +129,7 @@ class Panel:
         self.status_bar.draw(width, height)
         self._confirm_cpu_scene()
         self.files.draw_dialogs()
+        draw_cpu_progress(self.app)
         if self.show_help:
             self._help(width)
 
@@ -327,24 +330,7 @@ class Panel:
             imgui.text_colored(colour, "pass" if session.last_check.passed else "FAIL")
 
     def _confirm_cpu_scene(self) -> None:
-        session = self.app.session
-        if session.pending is not None and not imgui.is_popup_open("Slow on the CPU"):
-            imgui.open_popup("Slow on the CPU")
-        if imgui.begin_popup_modal("Slow on the CPU", None, imgui.WindowFlags_.always_auto_resize)[0]:
-            pending = session.pending
-            if pending is None:
-                imgui.close_current_popup()
-            else:
-                what = printable(pending.name_or_file)
-                imgui.text(f"{what} takes about {pending.seconds:.0f} s per frame on the CPU.")
-                if imgui.button("Render anyway"):
-                    session.select_scene(pending.name_or_file, confirmed=True)
-                    imgui.close_current_popup()
-                imgui.same_line()
-                if imgui.button("Cancel"):
-                    session.pending = None
-                    imgui.close_current_popup()
-            imgui.end_popup()
+        confirm_slow_change(self.app)
 
     def _help(self, width: float) -> None:
         imgui.set_next_window_pos(imgui.ImVec2(width - 20, 20), 0, imgui.ImVec2(1, 0))

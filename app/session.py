@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
-import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
 from app.background_switch import BackgroundSwitches, waits_for_kernels
 from app.camera import ViewActions
 from app.cpu_frames import CpuFrames
+from app.cpu_progress import frame_title
 from app.frame_outputs import FrameOutputs
 from app.gpu_fallback import survives_gpu_failure
 from app.reference_check import CheckResult, ReferenceCheck
 from app.settings import Settings
+from app.slow_changes import PendingChange, SlowChanges
 from app.variant_actions import VariantActions
 from render.core.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
 from render.core.kind import Look, RendererKind
@@ -36,7 +38,6 @@ from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
 
 HISTORY_FRAMES = 300
-CPU_WARN_SECONDS = 3.0  # a CPU frame slower than this asks before it starts
 
 # The errors whose message names the scene and says what is wrong with it.
 _SCENE_ERRORS = (
@@ -47,15 +48,7 @@ _SCENE_ERRORS = (
 )
 
 
-@dataclasses.dataclass
-class PendingScene:
-    """A scene the CPU backend would take long on, waiting for the user to confirm."""
-
-    name_or_file: str
-    seconds: float
-
-
-class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
+class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, SlowChanges):
     """Everything the window shows and does, driven by ``update()`` once per displayed frame."""
 
     def __init__(self, settings: Settings, backend: str | None = None) -> None:
@@ -64,7 +57,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
         self.backend = backend or ("cpu" if problem else "cuda")
         self.backend_note = f"CPU reference backend: {problem}" if self.backend == "cpu" and problem else None
         self.status = ""
-        self.pending: PendingScene | None = None
+        self.pending: PendingChange | None = None
         self.history: collections.deque[dict[str, float]] = collections.deque(maxlen=HISTORY_FRAMES)
         self.playing = False
         self.frame = 0
@@ -138,11 +131,14 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
         return False
 
     @waits_for_kernels
-    def select_scene(self, name_or_file: str, confirmed: bool = False) -> bool:
+    def select_scene(
+        self, name_or_file: str, confirmed: bool = False, asking: tuple[str, Callable[[], bool]] | None = None
+    ) -> bool:
         """Show ``name_or_file`` from frame 0; False (and a status line) when it cannot be shown.
 
         On the CPU backend a scene estimated above CPU_WARN_SECONDS per frame waits in ``pending``
-        until it is selected again with ``confirmed=True``.
+        (``app.slow_changes``) until confirmed; ``asking``: what the question names and what
+        confirming does, when the scene reloads for another change (a seed, a count).
         """
         try:
             make = self.kind.app_scene_loader(name_or_file, self._setting("seed"), self._setting("count"))
@@ -152,11 +148,10 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
         except Exception as error:  # any file may be given: whatever breaks, the shown scene stays
             self.status = self._scene_problem(name_or_file, error)
             return False
-        if self.backend == "cpu" and not confirmed:
-            seconds = self.kind.cpu_seconds(scene, self.settings.size, self.look())
-            if seconds > CPU_WARN_SECONDS:
-                self.pending = PendingScene(name_or_file, seconds)
-                return False
+        size = self.settings.size
+        what, confirm = asking or (f"{scene.name} at {size}x{size}", lambda: self.select_scene(name_or_file, True))
+        if not confirmed and self._asks_first(scene, size, what, confirm):
+            return False
         self.pending = None
         if not self._load(scene, self.variant, self.settings.size, frame=0):
             return False
@@ -182,37 +177,41 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
             return True
         return False
 
-    def _set_and_reload(self, role: str, value) -> bool:
-        """Store the kind's ``role`` and reload its scene; the old value is kept when that fails."""
+    def _set_and_reload(self, role: str, value, confirmed: bool) -> bool:
+        """Store the kind's ``role`` and reload its scene; the old value is kept when that fails or
+        waits for the user's word."""
         previous = self._setting(role)
+        asking = (self.describe_change(role, value), lambda: self._set_and_reload(role, value, True))
         self._store(role, value)
-        if self.select_scene(self.scene_name, confirmed=True):
+        if self.select_scene(self.scene_name, confirmed, asking):
             return True
         self._store(role, previous)
         return False
 
     @waits_for_kernels
-    def set_seed(self, seed: int) -> bool:
+    def set_seed(self, seed: int, confirmed: bool = False) -> bool:
         """The current kind's seed, reloading its scene; a seed outside SEED is refused, not wrapped."""
-        return not self._refuses(SEED, seed) and self._set_and_reload("seed", seed)
+        return not self._refuses(SEED, seed) and self._set_and_reload("seed", seed, confirmed)
 
     @waits_for_kernels
-    def set_sphere_count(self, count: int) -> bool:
+    def set_sphere_count(self, count: int, confirmed: bool = False) -> bool:
         """The random scene's count (kinds that have one), reloading it when shown; a count outside
         SPHERE_COUNT is refused."""
         if self._refuses(SPHERE_COUNT, count):
             return False
-        self.settings.sphere_count = count
         if self.scene_name != "random" or "count" not in self.kind.settings_fields:
+            self.settings.sphere_count = count
             return True
-        return self._set_and_reload("count", count)
+        return self._set_and_reload("count", count, confirmed)
 
     @waits_for_kernels
-    def set_size(self, size: int) -> bool:
+    def set_size(self, size: int, confirmed: bool = False) -> bool:
         """Render at ``size`` x ``size`` (clamped to APP_SIZE), keeping the frame."""
         size = APP_SIZE.clamp(int(size))
         if size == self.settings.size or self.scene is None:
             return True
+        if not confirmed and self._size_asks_first(size):
+            return False
         if self._load(self.scene, self.variant, size, self.frame):
             self.settings.size = size
             return True
@@ -221,6 +220,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
     def set_fit_to_window(self, fit: bool) -> None:
         """Whether the render resolution follows the window (the window loop resizes)."""
         self.settings.fit_to_window = bool(fit)
+        self.declined_fit = None
 
     def set_export_folder(self, folder: str) -> None:
         """Where ``export_png`` writes; a missing folder is made only once the user says so."""
@@ -333,7 +333,10 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
             return True
         if self.playing and not self.cpu.outstanding:
             self._advance_one()
-        seconds = self.cpu.poll(self.renderer)
+        what = frame_title(
+            self.scene.name, self.scene.count, self.units, self._setting("view", ""), self.settings.size, self.frame
+        )
+        seconds = self.cpu.poll(self.renderer, what)
         if seconds is None:
             return False
         self.history.append({"cpu frame": seconds * 1000})
@@ -361,4 +364,5 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches):
 
     def close(self) -> None:
         self._stop_compiling()
+        self.cpu.stop()
         self._worker.shutdown(wait=True, cancel_futures=True)

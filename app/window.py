@@ -138,7 +138,7 @@ class App:
         _, _, width, height = self.view_rect()
         wanted = APP_SIZE.clamp(min(width, height))
         if wanted != self.settings.size:
-            self.session.set_size(wanted)
+            self.session.fit_size(wanted)
 
     # -- actions -----------------------------------------------------------------------------
 

@@ -72,7 +72,7 @@ class CircleKind:
         return scene.animation != "none"
 
     def cpu_seconds(self, scene: CircleScene, size: int, look: Look) -> float:
-        from render.circles.reference import estimated_seconds
+        from render.circles.cpu_estimate import estimated_seconds
 
         return estimated_seconds(scene, size)
 

@@ -89,6 +89,7 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
             np.multiply(rgb, one_minus, out=rgb, where=covered)
             np.add(rgb, alpha_color[k], out=rgb, where=covered)
         np.add(planes[3, y0:y1, x0:x1], alpha, out=planes[3, y0:y1, x0:x1], where=covered)
+    tick(len(visible))
 
 
 class _Worker:
@@ -131,56 +132,63 @@ def _render_band(args: tuple[np.ndarray, int, int, int]) -> np.ndarray:
 
 def _collect(band: Future, done) -> np.ndarray:
     """``band``'s rows once rendered; meanwhile the listener hears how far the bands are together
-    (``done``: each band's fraction)."""
-    report = progress.listener()
+    and the counter how many are finished (``done``: each band's fraction)."""
+    report, bands = progress.listener(), progress.counter()
     while True:
         try:
             return band.result(progress.REPORT_SECONDS)
         except TimeoutError:
+            fractions = list(done)
+            if bands is not None:
+                bands.reach(fractions.count(1.0), sum(fractions) / len(fractions))
             if report is not None:
-                report(sum(done) / len(done))
+                report(sum(fractions) / len(fractions))
+
+
+def worker_count(workers: int | None = None) -> int:
+    """The worker processes of a frame: ``workers``, else one per core (at most 16)."""
+    return workers or min(os.cpu_count() or 1, 16)
+
+
+def worker_bands(scene: CircleScene, height: int, workers: int) -> list[tuple[int, int]]:
+    """The bands of rows [a, b) that ``workers`` processes render; none when one thread renders
+    the frame (few circles, few rows, one worker)."""
+    if workers <= 1 or scene.count < PARALLEL_MIN_CIRCLES or height < 2 * workers:
+        return []
+    # More bands than workers, so that a band crowded with big circles leaves no one idle.
+    edges = np.linspace(0, height, 4 * workers + 1).astype(int)
+    return [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
 
 
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
     """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays."""
     height = image.shape[0]
     planes = np.ascontiguousarray(np.moveaxis(image, -1, 0))
-    workers = workers or min(os.cpu_count() or 1, 16)
-    if workers <= 1 or scene.count < PARALLEL_MIN_CIRCLES or height < 2 * workers:
+    workers = worker_count(workers)
+    rows = worker_bands(scene, height, workers)
+    if not rows:
         blend_rows(scene, planes, 0, height)
     else:
-        # More bands than workers, so that a band crowded with big circles leaves no one idle.
-        edges = np.linspace(0, height, 4 * workers + 1).astype(int)
-        rows = [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
         jobs = [(planes[:, a:b].copy(), a, height, slot) for slot, (a, b) in enumerate(rows)]
         # Not fork: the caller may run CUDA or OpenGL threads, which a forked child must not inherit.
         context = multiprocessing.get_context("forkserver")
         stop, done = context.RawValue("b", 0), context.RawArray("d", len(jobs))
+        counter = progress.counter()
+        if counter is not None:
+            counter.start(len(jobs), workers)
         with ProcessPoolExecutor(workers, context, _start_worker, (scene, stop, done)) as pool:
             try:
                 bands = [pool.submit(_render_band, job) for job in jobs]
                 for (a, b), band in zip(rows, bands, strict=True):
                     planes[:, a:b] = _collect(band, done)
+                if counter is not None:
+                    counter.reach(len(jobs), 1.0)
             except BaseException:
                 # Leaving the pool waits for its workers: have them drop their bands at once.
                 stop.value = 1
                 pool.shutdown(cancel_futures=True)
                 raise
     image[...] = np.moveaxis(planes, 0, -1)
-
-
-# Seconds per circle and per pixel of a circle's box, fitted on rand10k/rand100k at 256 and 1024
-# (one core of the development machine); a guide for warnings, not a benchmark.
-_SECONDS_PER_CIRCLE = 2e-5
-_SECONDS_PER_BOX_PIXEL = 1.2e-8
-
-
-def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None) -> float:
-    """Rough time of one reference frame of ``scene`` at ``size`` x ``size``."""
-    box = np.minimum(np.float64(2) * scene.radius * size + 2, size)
-    serial = _SECONDS_PER_CIRCLE * scene.count + _SECONDS_PER_BOX_PIXEL * float(np.dot(box, box))
-    workers = workers or min(os.cpu_count() or 1, 16)
-    return serial / workers if scene.count >= PARALLEL_MIN_CIRCLES else serial
 
 
 class ReferenceRenderer(Renderer):

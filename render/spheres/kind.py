@@ -91,9 +91,9 @@ class SphereKind:
         return look.view == "shaded"
 
     def cpu_seconds(self, scene: SphereScene, size: int, look: Look) -> float:
-        from render.spheres.view import sphere_seconds
+        from render.spheres.cpu_estimate import estimated_seconds
 
-        return sphere_seconds(scene, size, look.view or "classic")
+        return estimated_seconds(scene, size, look.view or "classic", look.shading)
 
     def output_name(self, scene: SphereScene, frame: int, look: Look) -> str:
         return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}.png"

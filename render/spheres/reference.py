@@ -21,10 +21,21 @@ SPHERE_INF = f32(2e10)
 
 def trace_reference(scene: SphereScene, size: int) -> np.ndarray:
     """uint8 (size, size, 4) RGBA, alpha 255, row 0 = y = 0 (the bottom of the picture)."""
-    half = size // 2
-    scale = f32(BOOK_SIZE) / f32(size)  # float32 division, as the kernels' 1024.0f / size
     maxz = np.full((size, size), -SPHERE_INF, np.float32)
     rgb = np.zeros((size, size, 3), np.float32)
+    trace_into(scene, maxz, rgb)
+    out = np.empty((size, size, 4), np.uint8)
+    out[..., :3] = (rgb * f32(255)).astype(np.int32).astype(np.uint8)
+    out[..., 3] = 255
+    return out
+
+
+def trace_into(scene: SphereScene, maxz: np.ndarray, rgb: np.ndarray) -> None:
+    """Trace every sphere of ``scene`` in order into the nearest depths ``maxz`` float32 (size,
+    size) and colours ``rgb`` float32 (size, size, 3), in place."""
+    size = maxz.shape[0]
+    half = size // 2
+    scale = f32(BOOK_SIZE) / f32(size)  # float32 division, as the kernels' 1024.0f / size
     tick = progress.ticker(scene.count)
     for index in range(scene.count):
         tick(index)
@@ -50,7 +61,4 @@ def trace_reference(scene: SphereScene, size: int) -> np.ndarray:
         nearer = depth > window
         window[nearer] = depth[nearer]
         rgb[y0:y1, x0:x1][nearer] = scene.color[index] * shade[nearer][:, None]
-    out = np.empty((size, size, 4), np.uint8)
-    out[..., :3] = (rgb * f32(255)).astype(np.int32).astype(np.uint8)
-    out[..., 3] = 255
-    return out
+    tick(scene.count)

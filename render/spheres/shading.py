@@ -150,6 +150,7 @@ def nearest_spheres(scene: SphereScene, d: list[np.ndarray], eye: np.ndarray) ->
         nearer = u < t
         t[nearer] = u[nearer]
         index[nearer] = i
+    tick(scene.count)
     return t, index
 
 

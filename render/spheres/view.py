@@ -99,10 +99,3 @@ class SphereView(Renderer):
     def stage_times_ms(self) -> dict[str, float]:
         """The last render's kernel time from CUDA events (or the CPU reference's wall time)."""
         return {self._stage: self._gpu.kernel_ms() if self._gpu is not None else self._cpu_ms}
-
-
-def sphere_seconds(scene: SphereScene, size: int, view: str) -> float:
-    """A rough CPU reference time per frame, fitted on 2 cores: the shaded view tests every pixel
-    against every sphere, the classic one only each sphere's bounding box."""
-    per_sphere = size * size * 6e-9 if view == "shaded" else 1.8e-4
-    return scene.count * per_sphere + size * size * 1e-7
