@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 
@@ -162,3 +163,88 @@ def gui_command(run_main):
         return run_main(*args, env=env)
 
     return run
+
+
+@pytest.fixture
+def call_main(capsys):
+    """``call_main(args)``: (exit code, stderr lines) of ``app.cli.main(args)`` in this process,
+    argparse's own exits included."""
+    from app.cli import main
+
+    def call(args):
+        try:
+            code = main(args)
+        except SystemExit as exit:
+            code = exit.code
+        return code, capsys.readouterr().err.strip().splitlines()
+
+    return call
+
+
+def _gif_frames(path):
+    from PIL import Image
+
+    with Image.open(path) as gif:
+        assert gif.info["loop"] == 0  # loops forever
+        frames, durations = [], []
+        for index in range(gif.n_frames):
+            gif.seek(index)
+            frames.append(np.asarray(gif.convert("RGB")))
+            durations.append(gif.info["duration"])
+    return frames, durations
+
+
+@pytest.fixture
+def gif_frames():
+    """``gif_frames(path)``: every frame of the GIF as RGB uint8 (H, W, 3), and each frame's
+    duration in ms (asserting that it loops forever)."""
+    return _gif_frames
+
+
+def _replace_text(app, text):
+    """In the text field that has the keyboard: select all, type ``text``, press Enter; a frame
+    between each, as a user's keys arrive."""
+    from imgui_bundle import imgui
+
+    io = imgui.get_io()
+    io.add_key_event(imgui.Key.mod_ctrl, True)
+    io.add_key_event(imgui.Key.a, True)  # select all
+    app.frame()
+    io.add_key_event(imgui.Key.a, False)
+    io.add_key_event(imgui.Key.mod_ctrl, False)
+    app.frame()
+    io.add_input_characters_utf8(text)
+    app.frame()
+    for down in (True, False):
+        io.add_key_event(imgui.Key.enter, down)
+        app.frame()
+
+
+@pytest.fixture
+def replace_text():
+    """``replace_text(app, text)``: replace the text of the field that has the keyboard, then Enter."""
+    return _replace_text
+
+
+def _click_at(app, x, y, ctrl=False):
+    """Move the mouse to window pixel (x, y) and click the left button there, with ctrl held when
+    ``ctrl``; a frame after each event, as a user's arrive."""
+    from imgui_bundle import imgui
+
+    io = imgui.get_io()
+    io.add_mouse_pos_event(x, y)
+    app.frame()
+    if ctrl:
+        io.add_key_event(imgui.Key.mod_ctrl, True)
+    io.add_mouse_button_event(0, True)
+    app.frame()
+    io.add_mouse_button_event(0, False)
+    if ctrl:
+        io.add_key_event(imgui.Key.mod_ctrl, False)
+    app.frame()
+
+
+@pytest.fixture
+def click_at():
+    """``click_at(app, x, y, ctrl=False)``: a left click at window pixel (x, y)."""
+    return _click_at

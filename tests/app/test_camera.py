@@ -140,14 +140,6 @@ def test_the_settings_file_keeps_the_camera_and_refuses_bad_values(tmp_path):
         assert type(settings.camera_distance) is float
 
 
-def call_main(capsys, args):
-    try:
-        code = main(args)
-    except SystemExit as exit:
-        code = exit.code
-    return code, capsys.readouterr().err.strip().splitlines()
-
-
 @pytest.mark.parametrize(
     "extra, message",
     [
@@ -163,8 +155,8 @@ def call_main(capsys, args):
     ],
 )
 @pytest.mark.parametrize("command", ["render --renderer spheres --scene classic --view shaded", "gui --frames 1"])
-def test_out_of_range_camera_options_exit_2(capsys, tmp_path, command, extra, message):
-    code, lines = call_main(capsys, [*shlex.split(command), *shlex.split(extra), "--out", str(tmp_path / "o.png")])
+def test_out_of_range_camera_options_exit_2(call_main, tmp_path, command, extra, message):
+    code, lines = call_main([*shlex.split(command), *shlex.split(extra), "--out", str(tmp_path / "o.png")])
     assert code == 2 and "error: " in lines[-1] and message in lines[-1], lines
     assert list(tmp_path.iterdir()) == []
 
@@ -177,8 +169,8 @@ def test_out_of_range_camera_options_exit_2(capsys, tmp_path, command, extra, me
         (["gui", "--frames", "1", "--renderer", "circles", "--pan", "1,1"], "--pan applies to --renderer spheres"),
     ],
 )
-def test_camera_options_elsewhere_are_one_line(capsys, args, message):
-    code, lines = call_main(capsys, args)
+def test_camera_options_elsewhere_are_one_line(call_main, args, message):
+    code, lines = call_main(args)
     assert code == 2 and lines == [f"error: {message}"], lines
 
 

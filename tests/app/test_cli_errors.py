@@ -17,16 +17,6 @@ import app.commands
 from app.cli import main
 from render.core.gpu import gpu_problem
 
-
-def call_main(capsys, args):
-    """(exit code, stderr lines) of ``main(args)``, argparse's own exits included."""
-    try:
-        code = main(args)
-    except SystemExit as exit:
-        code = exit.code
-    return code, capsys.readouterr().err.strip().splitlines()
-
-
 # Rejected by argparse: usage, then "main.py <command>: error: ...".
 PARSE_ERRORS = [  # command lines as a shell would split them
     ("frobnicate", "invalid choice: 'frobnicate'"),
@@ -71,8 +61,8 @@ PARSE_ERRORS = [  # command lines as a shell would split them
 
 
 @pytest.mark.parametrize("command, message", PARSE_ERRORS)
-def test_argparse_errors_give_usage_and_exit_2(capsys, command, message):
-    code, lines = call_main(capsys, shlex.split(command))
+def test_argparse_errors_give_usage_and_exit_2(call_main, command, message):
+    code, lines = call_main(shlex.split(command))
     assert code == 2 and lines[0].startswith("usage: rasterlab")
     assert lines[-1].startswith("rasterlab") and "error: " in lines[-1] and message in lines[-1], lines
 
@@ -139,25 +129,25 @@ def folder_with_outputs(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("case", range(len(USAGE_ERRORS)))
-def test_bad_arguments_are_one_line_and_exit_2(capsys, folder_with_outputs, case):
+def test_bad_arguments_are_one_line_and_exit_2(call_main, folder_with_outputs, case):
     args, message = USAGE_ERRORS[case]
-    code, lines = call_main(capsys, [folder_with_outputs(arg) for arg in args])
+    code, lines = call_main([folder_with_outputs(arg) for arg in args])
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), lines
     assert folder_with_outputs(message) in lines[0]
 
 
 @pytest.mark.parametrize("args", EXISTING_OUTPUTS)
-def test_an_existing_output_is_one_line_and_exit_1(capsys, folder_with_outputs, args):
+def test_an_existing_output_is_one_line_and_exit_1(call_main, folder_with_outputs, args):
     args = [folder_with_outputs(arg) for arg in args]
-    code, lines = call_main(capsys, args)
+    code, lines = call_main(args)
     existing = next(arg for arg in args if "existing" in arg)
     assert (code, lines) == (1, [f"error: {existing} exists; pass --overwrite to replace it"])
 
 
-def test_count_with_a_sphere_scene_file_is_a_usage_error(capsys, tmp_path):
+def test_count_with_a_sphere_scene_file_is_a_usage_error(call_main, tmp_path):
     path = tmp_path / "s.json"
     path.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}')
-    code, lines = call_main(capsys, ["render", "--renderer", "spheres", "--scene", str(path), "--count", "3"])
+    code, lines = call_main(["render", "--renderer", "spheres", "--scene", str(path), "--count", "3"])
     assert code == 2 and len(lines) == 1 and "--count applies to the built-in sphere scenes" in lines[0]
 
 
@@ -169,12 +159,12 @@ def test_count_with_a_sphere_scene_file_is_a_usage_error(capsys, tmp_path):
         ("{not json", "bad.json: not a readable JSON file"),
     ],
 )
-def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
+def test_bad_scene_files_are_one_line(call_main, tmp_path, content, message):
     path = tmp_path / ("missing.npz" if content is None else "bad.json")
     if content is not None:
         path.write_text(content)
     out = tmp_path / "o.png"
-    code, lines = call_main(capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(out)])
+    code, lines = call_main(["render", "--scene", str(path), "--backend", "cpu", "--out", str(out)])
     assert code == 1 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
     assert not out.exists()
 
@@ -195,17 +185,17 @@ def test_bad_scene_files_are_one_line(capsys, tmp_path, content, message):
         ["gui", "--frames", "1", "--renderer", "spheres", "--variant", "constant"],
     ],
 )
-def test_no_gpu_is_one_line_and_exit_3(capsys, args):
-    code, lines = call_main(capsys, args)
+def test_no_gpu_is_one_line_and_exit_3(call_main, args):
+    code, lines = call_main(args)
     assert code == 3 and len(lines) == 1 and lines[0].startswith("error: ") and "needs a CUDA GPU" in lines[0]
 
 
-def test_interrupt_exits_130(capsys, monkeypatch):
+def test_interrupt_exits_130(call_main, monkeypatch):
     def interrupted(args):
         raise KeyboardInterrupt
 
     monkeypatch.setitem(app.commands.COMMANDS, "render", interrupted)
-    code, lines = call_main(capsys, ["render", "--scene", "rgb"])
+    code, lines = call_main(["render", "--scene", "rgb"])
     assert code == 130 and lines == ["interrupted"]
 
 
@@ -259,16 +249,14 @@ def test_cli_outputs_are_complete_files(tmp_path):
 
 
 @pytest.mark.parametrize("window", [" 300x300", "３００x３００", "3_00x300", "+300x300"])
-def test_window_sizes_are_plain_ascii_digits(capsys, window):
-    code, lines = call_main(capsys, ["gui", "--frames", "1", f"--window={window}"])
+def test_window_sizes_are_plain_ascii_digits(call_main, window):
+    code, lines = call_main(["gui", "--frames", "1", f"--window={window}"])
     assert code == 2 and "window size must be WxH" in lines[-1]
 
 
-def test_a_scene_file_of_the_other_kind_says_which_renderer_takes_it(capsys, tmp_path):
+def test_a_scene_file_of_the_other_kind_says_which_renderer_takes_it(call_main, tmp_path):
     path = tmp_path / "s.json"
     path.write_text('{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}')
-    code, lines = call_main(
-        capsys, ["render", "--scene", str(path), "--backend", "cpu", "--out", str(tmp_path / "o.png")]
-    )
+    code, lines = call_main(["render", "--scene", str(path), "--backend", "cpu", "--out", str(tmp_path / "o.png")])
     refusal = f"error: {path}: field 'kind' must be 'circles', got 'spheres'"
     assert code == 1 and lines == [f"{refusal}; it is a spheres scene file: add --renderer spheres"]

@@ -33,17 +33,6 @@ def rendered(tmp_path, args, frame):
     return np.asarray(Image.open(out))
 
 
-def gif_frames(path):
-    with Image.open(path) as gif:
-        assert gif.info["loop"] == 0
-        frames, durations = [], []
-        for index in range(gif.n_frames):
-            gif.seek(index)
-            frames.append(np.asarray(gif.convert("RGB")))
-            durations.append(gif.info["duration"])
-    return frames, durations
-
-
 @pytest.mark.parametrize(
     "args, first, last",
     [
@@ -54,7 +43,9 @@ def gif_frames(path):
           "--roughness", "0.8", "--size", "64"], 2, 4),
     ],
 )  # fmt: skip
-def test_the_frames_are_the_renders_of_each_frame_and_the_gif_holds_them(tmp_path, capsys, args, first, last):
+def test_the_frames_are_the_renders_of_each_frame_and_the_gif_holds_them(
+    gif_frames, tmp_path, capsys, args, first, last
+):
     out = tmp_path / "take"
     assert main(["record", *args, *CPU, "--frames", f"{first}:{last}", "--out", str(out)]) == 0
     stdout, _ = lines_of(capsys)
@@ -300,7 +291,7 @@ def test_ctrl_c_stops_a_slow_recording_at_once(tmp_path, main_command):
         Image.open(path).verify()
 
 
-def test_a_terminal_sees_a_progress_bar_by_frame(tmp_path, capsys, monkeypatch):
+def test_a_terminal_sees_a_progress_bar_by_frame(tmp_path, monkeypatch):
     import io
 
     import app.progress

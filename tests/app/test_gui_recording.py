@@ -5,6 +5,7 @@ keeps responding, and the files and status line that result."""
 import time
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from app.recording import GIF_FPS
@@ -52,44 +53,26 @@ def scroll_to(app, spy, label):
     raise AssertionError(f"{label} is not reachable: {spy.centres[label]}")
 
 
-def click(app, spy, label, ctrl=False):
+@pytest.fixture
+def click(click_at):
+    """``click(app, spy, label, ctrl=False)``: scroll the spied widget ``label`` into view, click it,
+    then move the mouse off the panel so that nothing stays hovered."""
     from imgui_bundle import imgui
 
-    io = imgui.get_io()
-    app.frame()
-    scroll_to(app, spy, label)
-    io.add_mouse_pos_event(*spy.centres[label])
-    app.frame()
-    if ctrl:
-        io.add_key_event(imgui.Key.mod_ctrl, True)
-    io.add_mouse_button_event(0, True)
-    app.frame()
-    io.add_mouse_button_event(0, False)
-    if ctrl:
-        io.add_key_event(imgui.Key.mod_ctrl, False)
-    app.frame()
-    io.add_mouse_pos_event(850, 550)  # off the panel, so nothing stays hovered
-    app.frame()
+    def run(app, spy, label, ctrl=False):
+        app.frame()
+        scroll_to(app, spy, label)
+        click_at(app, *spy.centres[label], ctrl=ctrl)
+        imgui.get_io().add_mouse_pos_event(850, 550)
+        app.frame()
+
+    return run
 
 
-def type_count(app, spy, text):
+def type_count(app, spy, text, click, replace_text):
     """Ctrl+click the frame-count slider (its text entry), type ``text``, press Enter."""
-    from imgui_bundle import imgui
-
     click(app, spy, "frames##record", ctrl=True)
-    io = imgui.get_io()
-    io.add_key_event(imgui.Key.mod_ctrl, True)
-    io.add_key_event(imgui.Key.a, True)  # select all
-    app.frame()
-    io.add_key_event(imgui.Key.a, False)
-    io.add_key_event(imgui.Key.mod_ctrl, False)
-    app.frame()
-    io.add_input_characters_utf8(text)
-    app.frame()
-    io.add_key_event(imgui.Key.enter, True)
-    app.frame()
-    io.add_key_event(imgui.Key.enter, False)
-    app.frame()
+    replace_text(app, text)
 
 
 def spied_app(app, monkeypatch, run_until_shown):
@@ -113,11 +96,13 @@ def loop_until_done(app, timeout=120):
     return longest
 
 
-def test_record_in_the_window_writes_the_frames_and_says_where(app, monkeypatch, run_until_shown, expected_rgb8):
+def test_record_in_the_window_writes_the_frames_and_says_where(
+    click, replace_text, app, monkeypatch, run_until_shown, expected_rgb8
+):
     from render.circles.reference import ReferenceRenderer
 
     spy = spied_app(app, monkeypatch, run_until_shown)
-    type_count(app, spy, "4")
+    type_count(app, spy, "4", click, replace_text)
     assert app.recorder.count == 4
     # Each CPU frame takes 0.8 s here: the window must keep drawing meanwhile.
     render = ReferenceRenderer.render
@@ -140,7 +125,7 @@ def test_record_in_the_window_writes_the_frames_and_says_where(app, monkeypatch,
     assert app.session.frame == 3 and not app.session.playing
 
 
-def test_stop_in_the_window_keeps_what_was_recorded(app, monkeypatch, run_until_shown):
+def test_stop_in_the_window_keeps_what_was_recorded(click, app, monkeypatch, run_until_shown):
     spy = spied_app(app, monkeypatch, run_until_shown)
     click(app, spy, "Record")
     folder = app.recorder._take.folder
@@ -159,7 +144,7 @@ def test_stop_in_the_window_keeps_what_was_recorded(app, monkeypatch, run_until_
     assert Image.open(gif).n_frames == len(kept)
 
 
-def test_closing_the_window_while_recording_finishes_the_files(app, monkeypatch, run_until_shown):
+def test_closing_the_window_while_recording_finishes_the_files(click, app, monkeypatch, run_until_shown):
     spy = spied_app(app, monkeypatch, run_until_shown)
     click(app, spy, "Record")
     folder = app.recorder._take.folder

@@ -218,32 +218,18 @@ class _WidgetSpy:
         return drawn
 
 
-def type_into(app, spy, text, ctrl_click=False):
-    """Click the spied widget (with ctrl held: a slider's text entry), replace its text, press Enter."""
-    from imgui_bundle import imgui
-
-    io = imgui.get_io()
+def type_into(app, spy, text, typing, ctrl_click=False):
+    """Click the spied widget (with ctrl held: a slider's text entry), replace its text, press Enter;
+    ``typing``: the (click_at, (click_at, replace_text)) fixtures."""
+    click_at, replace_text = typing
     app.frame()
-    io.add_mouse_pos_event(*spy.centre)
-    app.frame()
-    if ctrl_click:
-        io.add_key_event(imgui.Key.mod_ctrl, True)
-    io.add_mouse_button_event(0, True)
-    app.frame()
-    io.add_mouse_button_event(0, False)
-    app.frame()
-    io.add_key_event(imgui.Key.mod_ctrl, True)
-    io.add_key_event(imgui.Key.a, True)  # select all
-    app.frame()
-    io.add_key_event(imgui.Key.a, False)
-    io.add_key_event(imgui.Key.mod_ctrl, False)
-    app.frame()
-    io.add_input_characters_utf8(text)
-    app.frame()
-    press(app, imgui.Key.enter)
+    click_at(app, *spy.centre, ctrl=ctrl_click)
+    replace_text(app, text)
 
 
-def test_a_typed_seed_out_of_range_is_refused_with_a_status_message(app, monkeypatch, run_until_shown):
+def test_a_typed_seed_out_of_range_is_refused_with_a_status_message(
+    click_at, replace_text, app, monkeypatch, run_until_shown
+):
     import app.panel as panel_module
 
     run_until_shown(app)
@@ -251,14 +237,14 @@ def test_a_typed_seed_out_of_range_is_refused_with_a_status_message(app, monkeyp
     spy = _WidgetSpy("seed")
     monkeypatch.setattr(panel_module, "imgui", spy)
     for typed in ("4294967296", "-1", "99999999999999999999999"):
-        type_into(app, spy, typed)
+        type_into(app, spy, typed, (click_at, replace_text))
         assert app.session.status == f"seed must be an integer in 0..4294967295, got {typed}"
         assert app.session.settings.seed == 0
-    type_into(app, spy, "4294967295")  # past a C int, and still a seed
+    type_into(app, spy, "4294967295", (click_at, replace_text))  # past a C int, and still a seed
     assert app.session.settings.seed == 2**32 - 1 and app.panel.seed_edit == "4294967295"
 
 
-def test_a_typed_sphere_count_is_clamped_by_the_slider(app, monkeypatch, run_until_shown):
+def test_a_typed_sphere_count_is_clamped_by_the_slider(click_at, replace_text, app, monkeypatch, run_until_shown):
     import app.panel as panel_module
 
     app.session.set_renderer("spheres")
@@ -266,7 +252,7 @@ def test_a_typed_sphere_count_is_clamped_by_the_slider(app, monkeypatch, run_unt
     run_until_shown(app)
     spy = _WidgetSpy("spheres")
     monkeypatch.setattr(panel_module, "imgui", spy)
-    type_into(app, spy, "0", ctrl_click=True)
+    type_into(app, spy, "0", (click_at, replace_text), ctrl_click=True)
     assert app.session.settings.sphere_count == 1 and app.session.scene.count == 1
 
 

@@ -71,18 +71,6 @@ def pngs(folder):
     return {path.name: np.asarray(Image.open(path)) for path in sorted(folder.glob("*.png"))}
 
 
-def gif_frames(path):
-    """Every frame of the GIF as RGB uint8 (H, W, 3), and each frame's duration in ms."""
-    with Image.open(path) as gif:
-        assert gif.info["loop"] == 0  # loops forever
-        frames, durations = [], []
-        for index in range(gif.n_frames):
-            gif.seek(index)
-            frames.append(np.asarray(gif.convert("RGB")))
-            durations.append(gif.info["duration"])
-    return frames, durations
-
-
 def assert_gif_shows(frames, pngs_in_order):
     """Each GIF frame is its PNG after reducing it to 256 colours: close everywhere, mostly exact."""
     assert len(frames) == len(pngs_in_order)
@@ -92,7 +80,7 @@ def assert_gif_shows(frames, pngs_in_order):
         assert difference.mean() < 2 and np.percentile(difference, 99) <= 16
 
 
-def test_an_animated_scene_records_from_the_current_frame(session, recorder):
+def test_an_animated_scene_records_from_the_current_frame(gif_frames, session, recorder):
     session.step()
     session.step()
     folder = record(session, recorder, 4)
@@ -130,7 +118,7 @@ def _next(renderer):
     return renderer.image()
 
 
-def test_a_static_scene_is_said_to_be_static_and_recorded_anyway(session, recorder):
+def test_a_static_scene_is_said_to_be_static_and_recorded_anyway(gif_frames, session, recorder):
     assert session.select_scene("rgb", confirmed=True)
     recorder.set_count(3)
     assert recorder.start()
@@ -212,7 +200,7 @@ def test_a_write_failing_part_way_keeps_the_frames_before_it(session, recorder, 
     assert sorted(p.name for p in folder.iterdir()) == ["frame_00000.png", "frame_00001.png"]  # no gap, no GIF
 
 
-def test_stop_keeps_the_frames_taken_and_writes_their_gif(session, recorder):
+def test_stop_keeps_the_frames_taken_and_writes_their_gif(gif_frames, session, recorder):
     recorder.set_count(RECORD_FRAMES.high)
     assert recorder.start()
     folder = recorder._take.folder
@@ -292,7 +280,7 @@ def test_the_frame_count_is_clamped_to_its_limit(recorder):
         assert recorder.count == kept
 
 
-def test_a_long_large_recording_is_scaled_down_in_the_gif_only(tmp_path, monkeypatch):
+def test_a_long_large_recording_is_scaled_down_in_the_gif_only(gif_frames, tmp_path, monkeypatch):
     assert gif_side(64, 5) == 64 and gif_side(64, RECORD_FRAMES.high) == 64
     for frames in (60, RECORD_FRAMES.high):
         side = gif_side(4096, frames)  # the largest that fits
