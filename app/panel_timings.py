@@ -85,7 +85,8 @@ def _chart(stages: list[str], times: np.ndarray) -> None:
     if not implot.begin_plot("##frame times", imgui.ImVec2(-1, CHART_HEIGHT * scale)):
         return
     implot.setup_axes("frame", "ms", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
-    implot.setup_legend(implot.Location_.north_west)
+    # Beside the bands rather than over them: the legend would hide the stage it names.
+    implot.setup_legend(implot.Location_.south, implot.LegendFlags_.outside | implot.LegendFlags_.horizontal)
     frames = np.arange(len(times), dtype=np.float64)
     bands = stacked(times)
     for k, stage in enumerate(stages):
