@@ -165,10 +165,12 @@ class Panel:
 
             imgui.text_wrapped(f"backend: CUDA on {gpu_name()}")
         else:
-            imgui.text_colored(WARNING, "backend: CPU reference (no usable GPU)")
+            imgui.text_colored(WARNING, "backend: CPU reference")
             tip("every frame is the reference renderer's, on the CPU: exact but slow")
-            if session.backend_note:
-                imgui.text_wrapped(session.backend_note)
+            if session.backend_reason:
+                imgui.push_style_color(imgui.Col_.text, imgui.get_style_color_vec4(imgui.Col_.text_disabled))
+                imgui.text_wrapped(printable(session.backend_reason))
+                imgui.pop_style_color()
 
     def _scene(self) -> None:
         session, settings = self.app.session, self.app.session.settings

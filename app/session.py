@@ -55,7 +55,8 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         self.settings = settings
         problem = gpu_problem()
         self.backend = backend or ("cpu" if problem else "cuda")
-        self.backend_note = f"CPU reference backend: {problem}" if self.backend == "cpu" and problem else None
+        # Why the CPU reference renders, when the GPU could not be used.
+        self.backend_reason: str | None = problem if self.backend == "cpu" else None
         self.status = ""
         self.pending: PendingChange | None = None
         self.history: collections.deque[dict[str, float]] = collections.deque(maxlen=HISTORY_FRAMES)
@@ -275,7 +276,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         """The GPU stopped working mid-run (lost, or a kernel fault left CUDA unusable in this
         process): say so, and go on from the same scene and frame with the CPU reference."""
         self.backend = "cpu"
-        self.backend_note = f"CPU reference backend: the GPU failed during the run ({error})"
+        self.backend_reason = f"the GPU failed during the run ({error})"
         self.playing = False
         scene, self.renderer = self.scene, None
         if scene is not None:
@@ -341,6 +342,11 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
             return False
         self.history.append({"cpu frame": seconds * 1000})
         return True
+
+    @property
+    def backend_note(self) -> str | None:
+        """The line saying the CPU reference renders and why; None on the GPU or when asked for."""
+        return f"CPU reference backend: {self.backend_reason}" if self.backend_reason else None
 
     @property
     def busy(self) -> bool:
