@@ -41,10 +41,9 @@ class GuiOptions:
     fresh: bool = False  # start from the default settings, not the saved ones
 
 
-NO_DISPLAY_HELP = (
-    "no display: the window cannot open here (DISPLAY is not set). Use "
-    "`rasterlab gui --headless --frames 60 --screenshot shot.png` to run the app offscreen, or "
-    "the headless commands (render, check, bench)."
+NO_DISPLAY_ADVICE = (
+    "use `rasterlab gui --headless --frames 60 --screenshot shot.png` to run the app offscreen, or "
+    "the headless commands (render, record, check, bench)"
 )
 
 
@@ -96,10 +95,11 @@ def run_gui(options: GuiOptions) -> int:
     if options.headless:
         # PyOpenGL picks its platform on first import: EGL needs no X server.
         os.environ["PYOPENGL_PLATFORM"] = "egl"
-    from app.surfaces import EglSurface, GlfwWindow, NoDisplay, has_display
+    from app.surfaces import EglSurface, GlfwWindow, NoDisplay, display_problem
 
-    if not options.headless and not has_display():
-        _say(f"error: {NO_DISPLAY_HELP}")
+    problem = None if options.headless else display_problem()
+    if problem:
+        _say(f"error: no display: the window cannot open here ({problem}); {NO_DISPLAY_ADVICE}")
         return 1
     settings, warning = (Settings(), None) if options.fresh else load_settings()
     if warning:
@@ -111,7 +111,7 @@ def run_gui(options: GuiOptions) -> int:
         else:
             surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
     except NoDisplay as error:
-        _say(f"error: {error}. {NO_DISPLAY_HELP if not options.headless else ''}".rstrip())
+        _say(f"error: {error}" + ("" if options.headless else f"; {NO_DISPLAY_ADVICE}"))
         return 1
     from app.window import App
 

@@ -171,3 +171,22 @@ def test_a_scene_file_whose_name_is_not_utf8_opens_in_the_app(x_display, config,
     )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and shot.is_file()
+
+
+def test_a_display_that_does_not_answer_counts_as_none(tmp_path, config, run_main):
+    import os
+
+    env = {**os.environ, "DISPLAY": ":4093"}  # no X server has that number here
+    result = run_main("gui", "--frames", "2", env=env)
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip()
+        .splitlines()[-1]
+        .startswith(
+            "error: no display: the window cannot open here (no X server answers on DISPLAY :4093); use `rasterlab gui "
+        )
+    )
+    result = run_main(env=env, cwd=tmp_path)  # no command: the app, or where it cannot open, a render
+    assert result.returncode == 0, result.stderr
+    assert "note: no display; rendering rand10k.png instead" in result.stderr
+    assert (tmp_path / "rand10k.png").is_file()
