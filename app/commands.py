@@ -249,9 +249,25 @@ def cmd_scene_save(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scene_of_count(args: argparse.Namespace) -> None:
+    """``gui --count N`` sets the count of the one built-in scene that takes one: with no ``--scene``
+    that scene is shown; with another scene the count would go unused, which is refused."""
+    if args.count is None:
+        return
+    kind, name = next(
+        (kind, name) for kind in KINDS.values() for name in kind.scene_names if "count" in kind.scene_inputs(name)
+    )
+    if args.scene is None:
+        args.scene = name
+        args.renderer = args.renderer or kind.name
+    elif args.scene != name:
+        raise UsageError(f"--count is the {name} scene's count; {printable(args.scene)} does not take one")
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from app.launch import GuiOptions, run_gui
 
+    _scene_of_count(args)
     # --scene, --variant and --seed name a renderer's things: circles unless --renderer says otherwise.
     names_something = args.scene or args.variant or args.seed is not None
     owners = [kind.name for kind in KINDS.values() if args.scene in kind.scene_names]

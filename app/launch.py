@@ -126,9 +126,8 @@ def run_gui(options: GuiOptions) -> int:
     try:
         app.run(options.frames, options.screenshot, options.placements.get(options.screenshot, NEW_FILE))
         if options.stats:
-            write_text_file(
-                json.dumps(app.stats(), indent=2), options.stats, options.placements.get(options.stats, NEW_FILE)
-            )
+            report = json.dumps(app.stats(), indent=2, allow_nan=False)
+            write_text_file(report, options.stats, options.placements.get(options.stats, NEW_FILE))
         if options.persist and app.config_folder is not None:
             settings.window_width, settings.window_height = surface.window_size()
             problem = save_settings(settings)

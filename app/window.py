@@ -247,7 +247,7 @@ class App:
         recent = list(self.frame_log)[len(self.frame_log) // 2 :]
         keys = sorted({key for frame in recent for key in frame})
         medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
-        wall = medians.pop("wall", float("nan"))
+        wall = medians.pop("wall", None)  # None (JSON null) before two frames were shown
         return {
             "renderer": self.session.kind.name,
             "scene": self.session.scene_name,
@@ -259,7 +259,7 @@ class App:
             "first_frame_s": self.first_frame_s,
             "frames_measured": len(recent),
             "wall_ms_median": wall,
-            "fps_median": 1000 / wall if wall > 0 else None,
+            "fps_median": 1000 / wall if wall else None,
             "stage_ms_median": medians,
         }
 

@@ -22,7 +22,8 @@ def test_gui_command_screenshot(x_display, config, tmp_path, headless, gui_comma
 
     screen = np.asarray(Image.open(shot))
     assert screen.shape == (500, 800, 3)
-    report = json.loads(stats.read_text())
+    report = json.loads(stats.read_text(), parse_constant=pytest.fail)  # NaN and Infinity are not JSON
+    assert report["frames_measured"] == 0 and report["wall_ms_median"] is None  # one frame of a still scene
     left, top, width, height = report["frame_rect"]
     # Right of the 380-pixel panel, above the status bar, the 256 frame scaled to the view's width.
     assert left == 380 and width == height == 420 and top + height < 500
@@ -190,3 +191,17 @@ def test_a_display_that_does_not_answer_counts_as_none(tmp_path, config, run_mai
     assert result.returncode == 0, result.stderr
     assert "note: no display; rendering rand10k.png instead" in result.stderr
     assert (tmp_path / "rand10k.png").is_file()
+
+
+def test_a_count_shows_the_scene_that_takes_one_and_is_refused_elsewhere(x_display, config, tmp_path, gui_command):
+    stats = tmp_path / "stats.json"
+    args = ["gui", "--headless", "--frames", "2", "--size", "256", "--no-settings", "--count", "7", "--stats", stats]
+    result = gui_command(*args, drop_display=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(stats.read_text())
+    assert (report["renderer"], report["scene"]) == ("spheres", "random")
+    result = gui_command("gui", "--frames", "2", "--scene", "classic", "--count", "7", drop_display=True)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: --count is the random scene's count; classic does not take one"
+    ]
