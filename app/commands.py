@@ -185,9 +185,10 @@ def cmd_record(args: argparse.Namespace) -> int:
                 bar.progress(count, steps, "GIF")
                 gif = write_gif(frames, gif, placements[gif])
         what = f"{kind.describe(scene, look)}, {args.size}x{args.size}, {_used(renderer)}"
-        print(printable(f"wrote {count} frames to {folder} ({frames[0].name} .. {frames[-1].name}; {what})"))
+        taken = f"{count} frame" + ("s" if count > 1 else "")
+        print(printable(f"wrote {taken} to {folder} ({frames[0].name} .. {frames[-1].name}; {what})"))
         if gif is not None:
-            print(printable(f"wrote {gif} ({count} frames, {GIF_FPS} frames/s, looping)"))
+            print(printable(f"wrote {gif} ({taken}, {GIF_FPS} frames/s, looping)"))
     return 0
 
 
