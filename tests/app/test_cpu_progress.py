@@ -67,7 +67,7 @@ def test_bands_count_up_per_frame_and_the_time_left_is_foretold(session, scene, 
     assert seen and all(state.what == title for state in seen)
     done = [state.bands.done for state in seen]
     assert done == sorted(done) and seen[-1].bands.total > 1
-    assert done[-1] >= seen[-1].bands.total - 1, "the bands were not counted up to the end"
+    assert done[-1] > done[0], "the bands were not counted up"  # to the end: test_band_counter.py
     # A time left is foretold before the frame ends (how well is measured, not timed in a test:
     # docs/performance.md, "CPU estimates"; the arithmetic is tested above with given rates).
     assert any(state.remaining is not None and state.elapsed < seconds for state in seen)
