@@ -91,13 +91,18 @@ _COUNTER: contextvars.ContextVar[BandCounter | None] = contextvars.ContextVar("f
 
 
 @contextlib.contextmanager
-def counting(counter: BandCounter) -> Iterator[None]:
-    """Count the bands of the CPU frames rendered in this block (in this thread) on ``counter``."""
-    token = _COUNTER.set(counter)
+def _holding(variable: contextvars.ContextVar, value) -> Iterator[None]:
+    """``variable`` set to ``value`` for the block (in this thread), then back to what it was."""
+    token = variable.set(value)
     try:
         yield
     finally:
-        _COUNTER.reset(token)
+        variable.reset(token)
+
+
+def counting(counter: BandCounter) -> contextlib.AbstractContextManager[None]:
+    """Count the bands of the CPU frames rendered in this block (in this thread) on ``counter``."""
+    return _holding(_COUNTER, counter)
 
 
 def counter() -> BandCounter | None:
@@ -105,14 +110,9 @@ def counter() -> BandCounter | None:
     return _COUNTER.get()
 
 
-@contextlib.contextmanager
-def reporting(listener: Listener) -> Iterator[None]:
+def reporting(listener: Listener) -> contextlib.AbstractContextManager[None]:
     """Hand the progress of the CPU frames rendered in this block (in this thread) to ``listener``."""
-    token = _LISTENER.set(listener)
-    try:
-        yield
-    finally:
-        _LISTENER.reset(token)
+    return _holding(_LISTENER, listener)
 
 
 def listener() -> Listener | None:
