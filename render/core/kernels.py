@@ -39,9 +39,32 @@ def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[s
     ]
 
 
+# A build whose source starts with this is a library's kernels (CuPy's sort) rather than a file of
+# ours: they load on their first call, which can take a frame's time many times over, so a renderer
+# that calls them asks for them as builds too, and the app loads them off the main thread.
+LIBRARY = "cupy:"
+
+
+def _load_library(name: str, defines: Mapping[str, object]) -> str:
+    """Call the library kernels ``name`` once on a few elements, so that later calls find them
+    loaded; returns ``name``. ``cupy:sort`` sorts keys of ``KEY_T`` and scans int32 counts into int64."""
+    if name != LIBRARY + "sort":
+        raise ValueError(f"unknown library build {name!r}")
+    import cupy
+
+    key_type = {"unsigned int": cupy.uint32, "unsigned long long": cupy.uint64}[str(defines["KEY_T"])]
+    cupy.sort(cupy.arange(64, 0, -1, dtype=key_type))
+    cupy.cumsum(cupy.ones(64, cupy.int32), dtype=cupy.int64)
+    cupy.cuda.get_current_stream().synchronize()
+    return name
+
+
 def compile_module(source: str, defines: tuple[tuple[str, object], ...]):
     """Compile ``shaders/<source>`` with ``defines`` (sorted ``(name, value)`` pairs) through NVRTC,
-    uncached here (CuPy keeps compiled binaries on disk, in ``CUPY_CACHE_DIR``)."""
+    uncached here (CuPy keeps compiled binaries on disk, in ``CUPY_CACHE_DIR``); a ``LIBRARY`` build
+    loads that library's kernels instead."""
+    if source.startswith(LIBRARY):
+        return _load_library(source, dict(defines))
     import cupy
 
     path = SHADER_DIR / source
