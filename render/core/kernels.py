@@ -43,18 +43,20 @@ def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[s
 # ours: they load on their first call, which can take a frame's time many times over, so a renderer
 # that calls them asks for them as builds too, and the app loads them off the main thread.
 LIBRARY = "cupy:"
+LIBRARY_WARM_ELEMENTS = 1 << 20
 
 
 def _load_library(name: str, defines: Mapping[str, object]) -> str:
-    """Call the library kernels ``name`` once on a few elements, so that later calls find them
-    loaded; returns ``name``. ``cupy:sort`` sorts keys of ``KEY_T`` and scans int32 counts into int64."""
+    """Call the library kernels ``name`` once, so that later calls find them loaded; returns
+    ``name``. ``cupy:sort`` sorts keys of ``KEY_T`` and scans int32 counts into int64, on arrays large
+    enough to take the many-block paths a frame takes (small ones run other kernels)."""
     if name != LIBRARY + "sort":
         raise ValueError(f"unknown library build {name!r}")
     import cupy
 
     key_type = {"unsigned int": cupy.uint32, "unsigned long long": cupy.uint64}[str(defines["KEY_T"])]
-    cupy.sort(cupy.arange(64, 0, -1, dtype=key_type))
-    cupy.cumsum(cupy.ones(64, cupy.int32), dtype=cupy.int64)
+    cupy.sort(cupy.arange(LIBRARY_WARM_ELEMENTS, 0, -1, dtype=key_type))
+    cupy.cumsum(cupy.ones(LIBRARY_WARM_ELEMENTS, cupy.int32), dtype=cupy.int64)
     cupy.cuda.get_current_stream().synchronize()
     return name
 
