@@ -55,7 +55,9 @@ def _load_library(name: str, defines: Mapping[str, object]) -> str:
     import cupy
 
     key_type = {"unsigned int": cupy.uint32, "unsigned long long": cupy.uint64}[str(defines["KEY_T"])]
-    cupy.sort(cupy.arange(LIBRARY_WARM_ELEMENTS, 0, -1, dtype=key_type))
+    # Descending keys made in int64 and then cast: an unsigned arange cannot take a step of -1.
+    descending = LIBRARY_WARM_ELEMENTS - cupy.arange(LIBRARY_WARM_ELEMENTS, dtype=cupy.int64)
+    cupy.sort(descending.astype(key_type))
     cupy.cumsum(cupy.ones(LIBRARY_WARM_ELEMENTS, cupy.int32), dtype=cupy.int64)
     cupy.cuda.get_current_stream().synchronize()
     return name
