@@ -15,6 +15,8 @@ from render.circles.constants import load_circle_module
 from render.circles.device_scene import DeviceScene
 from render.circles.variants import SORT_KEYS, VARIANTS
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
+from render.core.kernels import LIBRARY, load_module
+from render.core.module_cache import Build
 from render.core.renderer import RendererUnavailable
 from render.core.variants import Defines, VariantChoice
 
@@ -61,6 +63,11 @@ class Strategy:
         modules a load compiles are known before anything is uploaded."""
         return {}
 
+    @classmethod
+    def library_builds(cls, scene_defines: Defines) -> list[Build]:
+        """The library kernels (``kernels.LIBRARY`` builds) the variant calls, given its scene defines."""
+        return []
+
     def prepare(self, scene: DeviceScene, width: int, height: int) -> None:
         """Compile and load the kernels now, so no timed frame pays for it."""
         extra = self.scene_defines(self.defines, scene, width, height)
@@ -69,6 +76,8 @@ class Strategy:
         self.build_defines = extra
         self.module = load_circle_module(self.spec.source, **self.defines, **extra)
         self.kernel = self.module.get_function(self.spec.kernel)
+        for source, defines in self.library_builds(extra):
+            load_module(source, **defines)
 
     def bin(self, scene: DeviceScene, width: int, height: int) -> None:
         """Queue this frame's binning on the GPU (variants with ``has_binning``)."""
@@ -123,6 +132,10 @@ class TileSort(TileBlock):
         tile = int_define(defines, "TILE")
         tiles_x, tiles_y = grid_2d(width, height, (tile, tile))
         return SORT_KEYS[int(tiles_x * tiles_y * scene.count >= 2**32)]
+
+    @classmethod
+    def library_builds(cls, scene_defines):
+        return [(LIBRARY + "sort", {"KEY_T": scene_defines["KEY_T"]})]
 
     def prepare(self, scene, width, height):
         tile = self.int_define("TILE")

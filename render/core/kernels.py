@@ -39,9 +39,36 @@ def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[s
     ]
 
 
+# A build whose source starts with this is a library's kernels (CuPy's sort) rather than a file of
+# ours: they load on their first call, which can take a frame's time many times over, so a renderer
+# that calls them asks for them as builds too, and the app loads them off the main thread.
+LIBRARY = "cupy:"
+LIBRARY_WARM_ELEMENTS = 1 << 20
+
+
+def _load_library(name: str, defines: Mapping[str, object]) -> str:
+    """Call the library kernels ``name`` once, so that later calls find them loaded; returns
+    ``name``. ``cupy:sort`` sorts keys of ``KEY_T`` and scans int32 counts into int64, on arrays large
+    enough to take the many-block paths a frame takes (small ones run other kernels)."""
+    if name != LIBRARY + "sort":
+        raise ValueError(f"unknown library build {name!r}")
+    import cupy
+
+    key_type = {"unsigned int": cupy.uint32, "unsigned long long": cupy.uint64}[str(defines["KEY_T"])]
+    # Descending keys made in int64 and then cast: an unsigned arange cannot take a step of -1.
+    descending = LIBRARY_WARM_ELEMENTS - cupy.arange(LIBRARY_WARM_ELEMENTS, dtype=cupy.int64)
+    cupy.sort(descending.astype(key_type))
+    cupy.cumsum(cupy.ones(LIBRARY_WARM_ELEMENTS, cupy.int32), dtype=cupy.int64)
+    cupy.cuda.get_current_stream().synchronize()
+    return name
+
+
 def compile_module(source: str, defines: tuple[tuple[str, object], ...]):
     """Compile ``shaders/<source>`` with ``defines`` (sorted ``(name, value)`` pairs) through NVRTC,
-    uncached here (CuPy keeps compiled binaries on disk, in ``CUPY_CACHE_DIR``)."""
+    uncached here (CuPy keeps compiled binaries on disk, in ``CUPY_CACHE_DIR``); a ``LIBRARY`` build
+    loads that library's kernels instead."""
+    if source.startswith(LIBRARY):
+        return _load_library(source, dict(defines))
     import cupy
 
     path = SHADER_DIR / source

@@ -13,6 +13,7 @@ from render.circles.constants import CUDA_DEFINES as CIRCLE_DEFINES
 from render.circles.renderer import STRATEGIES
 from render.circles.variants import SUPPORT_SOURCES, VARIANTS
 from render.core import kernels
+from render.core.kernels import LIBRARY
 from render.core.kind import Look
 from render.core.module_cache import ModuleCache, build_key
 from render.kinds import KINDS
@@ -41,7 +42,8 @@ def circles(count, shading="flat", color=None, seed=1):
 
 def variant_defines(builds):
     """The row's build of ``builds`` (the support modules dropped), its shared constants removed."""
-    (source, defines), *others = [build for build in builds if build[0] not in SUPPORT_SOURCES]
+    ours = [build for build in builds if build[0] not in SUPPORT_SOURCES and not build[0].startswith(LIBRARY)]
+    (source, defines), *others = ours
     assert not others
     return source, {key: value for key, value in defines.items() if key not in CIRCLE_DEFINES}
 
@@ -158,3 +160,16 @@ def test_a_sphere_load_compiles_exactly_its_builds(recording_cache):
             renderer.render()
             expected = {build_key(*build) for build in SPHERES.kernel_builds(renderer.resolved, scene, 256, look)}
             assert recording_cache == expected, (name, view)
+
+
+def test_tile_sort_asks_for_the_sort_of_its_key_type_as_a_library_build():
+    scene = build_scene("rand10k")
+    for label, key in (("tile-sort", "unsigned int"), ("tile-scan", None), ("tile-warp", None)):
+        builds = CIRCLES.kernel_builds(CIRCLES.variants.parse(label), scene, 512, Look())
+        library = [build for build in builds if build[0].startswith(LIBRARY)]
+        assert library == ([(LIBRARY + "sort", {"KEY_T": key})] if key else []), label
+
+
+def test_a_library_build_that_is_not_known_is_refused():
+    with pytest.raises(ValueError, match="unknown library build 'cupy:fft'"):
+        kernels.compile_module(LIBRARY + "fft", ())
