@@ -28,6 +28,9 @@ class DeviceScene:
         self.position = cupy.asarray(scene.position.reshape(-1))
         self.velocity = cupy.asarray(scene.velocity.reshape(-1))
         self.color = cupy.asarray(scene.color.reshape(-1))
+        # No animation rule changes a color, so facts about the colors can be found on the host,
+        # with no CuPy kernel to compile on the way to a first frame.
+        self.host_color = scene.color
         self.radius = cupy.asarray(scene.radius)
         if scene.animation == "snow":
             self.noise = tuple(cupy.asarray(table) for table in noise_tables())
@@ -49,6 +52,11 @@ class DeviceScene:
             background="snow" if self.background is None else self.background,
             animation=self.animation,
         )
+
+
+def host_colors(scene: CircleScene | DeviceScene) -> np.ndarray:
+    """The scene's colors on the host: float32 (N, 3)."""
+    return scene.host_color if isinstance(scene, DeviceScene) else scene.color
 
 
 def advance_on_gpu(scene: DeviceScene) -> None:

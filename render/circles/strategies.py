@@ -7,8 +7,6 @@ clear into its launch; a strategy adds its own trailing arguments, grid and bloc
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 import numpy as np
 
 from render.circles.constants import load_circle_module
@@ -19,18 +17,10 @@ from render.core.kernels import LIBRARY, load_module
 from render.core.module_cache import Build
 from render.core.renderer import RendererUnavailable
 from render.core.variants import Defines, VariantChoice
+from scenes.model import CircleScene
 
-
-class SceneFacts(Protocol):
-    """What a build's scene-dependent defines depend on: a ``CircleScene`` or its ``DeviceScene``
-    (``color`` float32, NumPy (N, 3) or CuPy (N*3,))."""
-
-    @property
-    def count(self) -> int: ...
-    @property
-    def snowflake(self) -> int: ...
-    @property
-    def color(self) -> Any: ...
+# What a build's scene-dependent defines depend on: the host scene, or the same on the GPU.
+SceneFacts = CircleScene | DeviceScene
 
 
 def int_define(defines: Defines, key: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS
+from render.circles.device_scene import host_colors
 from render.circles.strategies import Strategy
 from render.core.grids import grid_2d
 
@@ -27,7 +28,7 @@ class TileWarp(Strategy):
 
     @classmethod
     def scene_defines(cls, defines, scene, width, height):
-        fused = not scene.snowflake and fused_blend_is_exact(scene.color)
+        fused = not scene.snowflake and fused_blend_is_exact(host_colors(scene))
         return {"SNOWFLAKE": scene.snowflake, "FUSED": int(fused)}
 
     def _allocate(self, scene, width, height) -> None:
@@ -168,8 +169,8 @@ def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
 
 
 def fused_blend_is_exact(color) -> bool:
-    """Whether every flat color (float32 (N*3,), NumPy or CuPy) blends exactly through the fused
+    """Whether every flat color (float32, NumPy, any shape) blends exactly through the fused
     multiply-add of ``over_half_fused`` in ``circle_common.cuh``: each channel times 1/2 is 0 or at
     least 2^-100 in magnitude (see there for why)."""
-    premultiplied = abs(color * np.float32(0.5))
+    premultiplied = np.abs(color * np.float32(0.5))
     return bool(((premultiplied == 0) | (premultiplied >= np.float32(2.0**-100))).all())
