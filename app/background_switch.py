@@ -155,8 +155,8 @@ class BackgroundSwitches:
                 jobs.append(builds)
         return jobs
 
-    def _stop_compiling(self) -> None:
-        """Stop the background compiler without waiting for a compile it is running."""
+    def _stop_compiling(self, wait_s: float = 0.0) -> None:
+        """Stop the background compiler, waiting up to ``wait_s`` seconds for a compile it is running."""
         if self._compiler is not None:
-            self._compiler.close()
+            self._compiler.close(wait_s)
         self._compiler, self._wanted = None, None

@@ -3,7 +3,9 @@ keeps drawing. A switch waiting for its modules goes first, and only the latest 
 replaces it); when none waits, the warm-up lists compile one at a time, in the order given.
 
 A compile that has started cannot be interrupted (NVRTC has no way to stop), so ``close`` empties
-the queues and returns at once; the thread is a daemon, so the process exits without waiting for it.
+the queues and, unless asked to wait for it, returns at once. The app waits at exit: a process that
+ends while a thread is inside CUDA can crash in its teardown. The thread is a daemon, so a compile
+that outlasts the wait does not keep the process alive.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ class KernelWarmer:
         self._warm_ups: collections.deque[Sequence[Build]] = collections.deque()
         self._busy = False
         self._closed = False
-        threading.Thread(target=self._work, name="rasterlab-kernels", daemon=True).start()
+        self._thread = threading.Thread(target=self._work, name="rasterlab-kernels", daemon=True)
+        self._thread.start()
 
     def ready(self, builds: Iterable[Build]) -> bool:
         """Whether every one of ``builds`` is compiled already."""
@@ -80,13 +83,16 @@ class KernelWarmer:
         with self._changed:
             return not (self._busy or self._wanted or self._warm_ups)
 
-    def close(self) -> None:
-        """Drop everything queued and let the thread end after the compile it may be running."""
+    def close(self, wait_s: float = 0.0) -> None:
+        """Drop everything queued and let the thread end after the compile it may be running,
+        waiting up to ``wait_s`` seconds for that."""
         with self._changed:
             self._closed = True
             self._wanted = None
             self._warm_ups.clear()
             self._changed.notify()
+        if wait_s > 0:
+            self._thread.join(wait_s)
 
     def _next_job(self) -> tuple[int | None, Sequence[Build]] | None:
         """The wanted job (with its ticket) or else the next warm-up (ticket None); None once closed."""

@@ -38,6 +38,9 @@ from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
 
 HISTORY_FRAMES = 300
+# At exit, how long to wait for a background compile (or library load) that is running: one takes
+# a second or two; a process that ends while it runs can crash in CUDA's teardown.
+COMPILE_EXIT_WAIT_S = 30.0
 
 # The errors whose message names the scene and says what is wrong with it.
 _SCENE_ERRORS = (
@@ -369,6 +372,6 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         return self.cpu.image
 
     def close(self) -> None:
-        self._stop_compiling()
+        self._stop_compiling(wait_s=COMPILE_EXIT_WAIT_S)
         self.cpu.stop()
         self._worker.shutdown(wait=True, cancel_futures=True)

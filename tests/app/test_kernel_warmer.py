@@ -1,6 +1,6 @@
 """The app's background compiler thread with a stand-in compile (no GPU): the latest wanted build
 list goes first and replaces older ones, warm-ups wait behind it, errors are reported for wanted
-compiles, and closing never waits for a compile that is running."""
+compiles, and closing waits for a compile that is running only as long as asked."""
 
 import subprocess
 import sys
@@ -110,6 +110,25 @@ def test_close_returns_at_once_and_drops_the_queue(warmer_of):
     warmer.want(job("after"))
     time.sleep(0.2)
     assert compile.started == ["slow.cu"]
+
+
+def test_close_can_wait_for_the_compile_that_is_running_and_no_longer(warmer_of):
+    compile = StandIn(short=0.5, slow=30)
+    before = set(threading.enumerate())
+    warmer = warmer_of(compile)
+    (thread,) = set(threading.enumerate()) - before
+    warmer.want(job("short"))
+    warmer.warm([job("never")])
+    wait_until(lambda: compile.started == ["short.cu"])
+    warmer.close(wait_s=10)
+    assert warmer.ready(job("short")) and compile.started == ["short.cu"]
+    assert not thread.is_alive()
+    other = warmer_of(compile)
+    other.want(job("slow"))
+    wait_until(lambda: compile.started[-1] == "slow.cu")
+    started = time.monotonic()
+    other.close(wait_s=0.3)
+    assert 0.3 <= time.monotonic() - started < 2
 
 
 def test_a_process_exits_at_once_while_its_compiler_is_mid_compile(repo_root):
