@@ -12,6 +12,7 @@ import os
 import sys
 
 from app.camera import store_look
+from app.cuda_start import CudaStart
 from app.settings import Settings, load_settings, save_settings
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
@@ -105,6 +106,7 @@ def run_gui(options: GuiOptions) -> int:
     if warning:
         _say(f"warning: {warning}")
     _apply(settings, options)
+    cuda = CudaStart() if options.backend != "cpu" else None
     try:
         if options.headless:
             surface = EglSurface(settings.window_width, settings.window_height)
@@ -115,6 +117,8 @@ def run_gui(options: GuiOptions) -> int:
         return 1
     from app.window import App
 
+    if cuda is not None:
+        cuda.join()
     session = _start_session(settings, options)
     if session is None:
         surface.close()

@@ -16,8 +16,6 @@ import sys
 import time
 from collections.abc import Iterator
 
-from tqdm import tqdm
-
 from render.core import progress
 
 SHOW_AFTER_SECONDS = 1.0
@@ -28,6 +26,8 @@ class _Bar:
     """One tqdm bar, and whether it may be on the screen."""
 
     def __init__(self, description: str, bar_format: str) -> None:
+        from tqdm import tqdm  # here, not at the top: the app's start-up does without it
+
         self._drawable_from = time.monotonic() + SHOW_AFTER_SECONDS  # no later than tqdm's own delay
         self.drawn = False
         terminal = sys.stderr is not None and sys.stderr.isatty()
@@ -78,7 +78,7 @@ class StepBar:
         """``line`` on standard output, above the bar while it shows, so neither garbles the other
         (only then: tqdm.write draws a bar at once, even one still waiting to show)."""
         if self._bar.drawn:
-            tqdm.write(line, file=sys.stdout)
+            self._bar.tqdm.write(line, file=sys.stdout)
         else:
             print(line)
         sys.stdout.flush()

@@ -21,6 +21,16 @@ def gpu_problem() -> str | None:
     return None
 
 
+def start_cuda() -> None:
+    """Initialize the CUDA driver and the device's context now, where a GPU is usable (a quarter of
+    a second or more, in CuPy's import and the first calls); a failure is ``gpu_problem``'s to
+    report."""
+    if gpu_problem() is None:
+        import cupy
+
+        cupy.cuda.runtime.free(0)  # frees nothing; makes the context, which the first frame needs
+
+
 @functools.lru_cache(maxsize=1)
 def gpu_name() -> str:
     import cupy
