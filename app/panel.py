@@ -75,6 +75,9 @@ class Panel:
         self.seed_editing = False  # whether the seed input was active in the last frame
         self.status_bar = StatusBar(app)
         self.width = PANEL_WIDTH  # window pixels the panel covers now; 0 while it is collapsed
+        # The width the user gave the panel: a window too narrow for it narrows the panel only
+        # while it is, so that the panel (and the render's fit) get their width back after.
+        self.chosen_width: float | None = None
 
     # -- keyboard ----------------------------------------------------------------------------
 
@@ -116,13 +119,19 @@ class Panel:
         scale = imgui.get_style().font_scale_dpi
         high = max(height - self.status_bar.height(), 1)
         narrowest = min(PANEL_MIN_WIDTH * scale, width)
+        widest = max(width * PANEL_MAX_SHARE, narrowest)
         imgui.set_next_window_pos(imgui.ImVec2(0, 0))
-        imgui.set_next_window_size(imgui.ImVec2(PANEL_WIDTH * scale, high), imgui.Cond_.first_use_ever)
-        imgui.set_next_window_size_constraints(
-            imgui.ImVec2(narrowest, high), imgui.ImVec2(max(width * PANEL_MAX_SHARE, narrowest), high)
-        )
+        chosen = self.chosen_width
+        if chosen is not None and 0 < self.width < min(chosen, widest) - 0.5:
+            imgui.set_next_window_size(imgui.ImVec2(min(chosen, widest), high))
+        else:
+            imgui.set_next_window_size(imgui.ImVec2(PANEL_WIDTH * scale, high), imgui.Cond_.first_use_ever)
+        imgui.set_next_window_size_constraints(imgui.ImVec2(narrowest, high), imgui.ImVec2(widest, high))
         expanded, _ = imgui.begin("rasterlab", None, imgui.WindowFlags_.no_move)
         self.width = imgui.get_window_width() if expanded else 0
+        # Held at the window's limit, the panel is narrower than chosen, not chosen narrower.
+        if expanded and (chosen is None or self.width < widest - 0.5 or self.width > chosen):
+            self.chosen_width = self.width
         if expanded:
             self._sections()
         imgui.end()

@@ -1,7 +1,8 @@
 """The window's layout under Xvfb: the status bar stays visible at the bottom and shows the last
-message (an export's "saved ..."), the panel resizes by its border and collapses by its title (the
-frame takes the room), the UI scale grows text and spacing, and the texture filter enlarges a small
-render with sharp or smoothed pixels."""
+message (an export's "saved ..."), the panel resizes by its border, gets back the width it was
+given after the window was too narrow for it, and collapses by its title (the frame takes the
+room), the UI scale grows text and spacing, and the texture filter enlarges a small render with
+sharp or smoothed pixels."""
 
 import time
 
@@ -70,6 +71,18 @@ def test_the_panel_resizes_by_its_border_and_the_frame_follows(app, run_until_sh
     assert app.panel.width == pytest.approx(width - 60, abs=2)
     assert app.view_rect()[0] == pytest.approx(app.panel.width, abs=1)
     assert app.frame_rect[2] > frame_width  # the view grew, so did the frame shown in it
+
+
+def test_a_narrow_window_narrows_the_panel_only_while_it_is_narrow(app, run_until_shown):
+    run_until_shown(app)
+    chosen, window = app.panel.width, app.surface.window_size()
+    app.surface.set_size(500, window[1])
+    frames(app)
+    assert app.panel.width == pytest.approx(300, abs=1)  # the window's 60 %, its share at most
+    app.surface.set_size(*window)
+    frames(app)
+    assert app.panel.width == pytest.approx(chosen, abs=1)
+    assert app.view_rect()[0] == pytest.approx(chosen, abs=1)
 
 
 def test_the_panel_collapses_and_the_frame_takes_the_window(app, run_until_shown):
