@@ -45,3 +45,20 @@ def test_the_timing_tool_reports_cold_and_warm_start_ups(repo_root, config):
     assert "gui --headless --frames 2 --no-settings" in report["command"] and "switches" not in report
     bad = subprocess.run([*command[:4], "--size", "99999"], cwd=repo_root, capture_output=True, text=True, timeout=600)
     assert bad.returncode != 0 and "exited with 2" in bad.stderr
+
+
+def test_the_phase_tool_marks_a_start_in_order_up_to_its_first_frame(repo_root, config, tmp_path):
+    stats = tmp_path / "stats.json"
+    command = [sys.executable, str(repo_root / "docs/tools/startup_phases.py"), "gui", "--headless", "--frames", "2"]
+    command += ["--no-settings", "--backend", "cpu", "--scene", "rgb", "--size", "256", "--stats", str(stats)]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    marks = [line.split(maxsplit=1) for line in lines[:-1]]
+    seconds = [float(at) for at, _ in marks]
+    assert seconds == sorted(seconds) and 0 < seconds[0]
+    order = [what for _, what in marks if what in ("EglSurface start", "session start", "App.run end")]
+    assert order == ["EglSurface start", "session start", "App.run end"]
+    first_frame = float(lines[-1].removeprefix("first_frame_s "))
+    assert first_frame == json.loads(stats.read_text())["first_frame_s"]
+    assert seconds[0] < first_frame <= seconds[-1] + 0.02  # shown during the run (its clock: 10 ms steps)
