@@ -247,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
     bench.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
-    bench.add_argument("--scenes", nargs="+", help="default: the 8 scored scenes")
+    bench.add_argument("--scenes", nargs="+", help="circles: the scenes (default: the 8 scored scenes)")
     _number(
         bench,
         "--counts",
@@ -258,9 +258,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _number(bench, "--sizes", limits.RENDER_SIZE, "spheres: image sizes", shown="default 512 1024 2048", nargs="+")
     bench.add_argument("--variants", nargs="+", help="default: every variant")
-    _size_and_seed(bench)
-    _number(bench, "--frames", limits.BENCH_FRAMES, "timed frames a run", 4)
-    _number(bench, "--runs", limits.BENCH_RUNS, "runs, the best kept", 3)
+    _number(bench, "--seed", limits.SEED, "scene seed", 0)
+    # No defaults in the parser: a sphere bench refuses these, so they are None unless given.
+    for flag, limit, what, default in (
+        ("--size", limits.RENDER_SIZE, "image width and height", limits.BENCH_DEFAULT_SIZE),
+        ("--frames", limits.BENCH_FRAMES, "timed frames a run", limits.BENCH_DEFAULT_FRAMES),
+        ("--runs", limits.BENCH_RUNS, "runs, the best kept", limits.BENCH_DEFAULT_RUNS),
+    ):
+        _number(bench, flag, limit, f"circles: {what}", shown=f"default {default}")
     bench.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")

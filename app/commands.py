@@ -22,7 +22,7 @@ from render.core.image_io import write_png, write_raw, write_text_file
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
 from render.core.renderer import NoGpu, Renderer, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
-from render.kinds import DEFAULT_KIND, KIND_OPTIONS, KINDS
+from render.kinds import BENCH_OPTIONS, DEFAULT_KIND, KIND_OPTIONS, KINDS
 from scenes.safe_write import Placement
 
 
@@ -208,6 +208,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     kind = _kind_of(args)
+    unread = [option for option in BENCH_OPTIONS if option not in kind.bench_options]
+    unread = [option for option in unread if getattr(args, option, None) is not None]
+    if unread:
+        owners = sorted({owner for option in unread for owner in BENCH_OPTIONS[option]})
+        flags = ", ".join(f"--{option}" for option in unread)
+        verb = "applies" if len(unread) == 1 else "apply"
+        raise UsageError(f"{flags} {verb} to bench --renderer " + " or ".join(owners))
     variants = _variants(kind, args.variants)
     for name in args.scenes or ():
         kind.scene_loader(name, args.seed, None)

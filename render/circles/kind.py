@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from render.circles.variants import VARIANTS
+from render.core import limits
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.module_cache import Build
 from render.core.renderer import Renderer
@@ -32,6 +33,7 @@ class CircleKind:
     view_notes: dict[str, str] = {}
     settings_fields = {"scene": "scene", "seed": "seed", "variant": "variant"}
     cli_options: tuple[str, ...] = ()
+    bench_options = ("scenes", "size", "frames", "runs")
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], CircleScene]:
         return scene_loader(name_or_file, 0 if seed is None else seed)
@@ -97,8 +99,11 @@ class CircleKind:
 
         names = request.scenes or list(SCORED_SCENES)
         scenes = [(name, scene_loader(name, request.seed)) for name in names]
-        rows = bench.run_bench(scenes, request.variants, request.size, request.frames, request.runs, progress)
-        figures = (gpu_name(), request.size, request.seed, request.frames, request.runs)
+        size = request.size or limits.BENCH_DEFAULT_SIZE
+        frames = request.frames or limits.BENCH_DEFAULT_FRAMES
+        runs = request.runs or limits.BENCH_DEFAULT_RUNS
+        rows = bench.run_bench(scenes, request.variants, size, frames, runs, progress)
+        figures = (gpu_name(), size, request.seed, frames, runs)
         return BenchOutcome(bench.table_lines(rows, *figures), bench.payload(rows, *figures))
 
 

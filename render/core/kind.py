@@ -38,15 +38,15 @@ class CheckRequest:
 
 @dataclasses.dataclass(frozen=True)
 class BenchRequest:
-    """``bench``: ``variants`` on ``scenes`` at ``size`` (circles), or over sphere ``counts`` x
-    ``sizes`` (None: the kind's defaults)."""
+    """``bench``: ``variants`` on ``scenes`` at ``size`` with ``frames`` and ``runs`` (circles), or
+    over sphere ``counts`` x ``sizes`` (None: the kind's defaults)."""
 
     scenes: list[str] | None
     variants: list[str]
-    size: int
+    size: int | None
     seed: int
-    frames: int
-    runs: int
+    frames: int | None
+    runs: int | None
     counts: tuple[int, ...] | None
     sizes: tuple[int, ...] | None
     look: Look
@@ -98,8 +98,9 @@ class RendererKind(Protocol):
 
     ``settings_fields`` maps the roles ``scene``, ``seed`` and ``variant`` (and, where the kind has
     them, ``view`` and ``count``) to the app's settings fields that hold this kind's values.
-    ``cli_options`` are the command-line options only this kind takes. These are read-only (properties
-    here), so a kind may declare them as plain class attributes of narrower types.
+    ``cli_options`` are the command-line options only this kind takes; ``bench_options`` those its
+    ``bench`` reads (the others are refused, not ignored). These are read-only (properties here), so a
+    kind may declare them as plain class attributes of narrower types.
     """
 
     @property
@@ -128,6 +129,8 @@ class RendererKind(Protocol):
     def settings_fields(self) -> Mapping[str, str]: ...
     @property
     def cli_options(self) -> tuple[str, ...]: ...
+    @property
+    def bench_options(self) -> tuple[str, ...]: ...
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], Any]:
         """A function making the scene (a built-in name or a scene file); raises the kind's unknown

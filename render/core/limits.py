@@ -75,4 +75,6 @@ BENCH_FRAMES = Limit("frames", 1, 1000)
 # The app's Record control: at least two frames make an animation; a thousand at 25 fps is 40 s.
 RECORD_FRAMES = Limit("frames to record", 2, 1000)
 BENCH_RUNS = Limit("runs", 1, 100)
+# The circle bench's defaults (the course protocol's image size; frames a run; runs, the best kept).
+BENCH_DEFAULT_SIZE, BENCH_DEFAULT_FRAMES, BENCH_DEFAULT_RUNS = 1024, 4, 3
 GUI_FRAMES = Limit("frames", 1, 10_000_000)

@@ -48,6 +48,7 @@ class SphereKind:
         *("count", "view", "azimuth", "elevation", "distance", "pan", "roughness", "metalness"),
         *("counts", "sizes", "chart"),
     )
+    bench_options = ("counts", "sizes", "view", "chart")
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
         """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""

@@ -76,6 +76,12 @@ USAGE_ERRORS = [
     (["check", "--view", "shaded"], "--view applies to --renderer spheres"),
     (["bench", "--counts", "5"], "--counts applies to --renderer spheres"),
     (["bench", "--chart", "c.png"], "--chart applies to --renderer spheres"),
+    (["bench", "--renderer", "spheres", "--frames", "9"], "--frames applies to bench --renderer circles"),
+    (
+        ["bench", "--renderer", "spheres", "--scenes", "rgb", "--runs", "2"],
+        "--scenes, --runs apply to bench --renderer",
+    ),
+    (["bench", "--renderer", "spheres", "--size", "4"], "--size applies to bench --renderer circles"),
     (["gui", "--frames", "1", "--scene", "rgb", "--view", "shaded"], "--view applies to --renderer spheres"),
     (["gui", "--frames", "1", "--renderer", "circles", "--count", "3"], "--count applies to --renderer spheres"),
     (["render", "--scene", "rgb", "--variant", "fast"], "unknown variant 'fast'; valid variants are: per-pixel"),
