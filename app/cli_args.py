@@ -13,6 +13,7 @@ from app.outputs import output_name
 from app.recording import GIF_FPS
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
+from render.spheres.constants import MAX_CONSTANT_SPHERES
 from scenes.files import SCENE_SUFFIXES
 
 SCENE_HELP = (
@@ -25,6 +26,11 @@ VARIANT_HELP = (
     "CUDA variant, name:key=value,... ("
     + "; ".join(f"{kind.name}: {', '.join(kind.variants)}" for kind in KINDS.values())
     + ")"
+)
+# The default of the commands that render (the app's is the last variant used).
+DEFAULT_VARIANT_HELP = (
+    f"; default on the GPU: circles auto, spheres constant (shared-tiled above {MAX_CONSTANT_SPHERES} "
+    "spheres); without a GPU the CPU reference"
 )
 RENDERERS = KIND_NAMES
 OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
@@ -174,7 +180,7 @@ def _what_to_render(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=_within(limits.SEED), help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)"
     )
-    parser.add_argument("--variant", help=VARIANT_HELP)
+    parser.add_argument("--variant", help=VARIANT_HELP + DEFAULT_VARIANT_HELP)
     parser.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     shaded = parser.add_argument_group("spheres, shaded view")
     shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
@@ -204,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--frame",
         type=_within(limits.FRAME),
         default=0,
-        help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()})",
+        help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()}; default 0)",
     )
     render.add_argument("--out", type=png, help="PNG file or - (default <scene>_<frame>.png when no --raw)")
     render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
@@ -279,12 +285,16 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--count",
         type=_within(limits.SPHERE_COUNT),
-        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()}",
+        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()} (default: the last one used)",
     )
-    gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded")
+    gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded (default: the last one used)")
     _shaded_options(gui.add_argument_group("spheres, shaded view (defaults of a first run; later runs: the last used)"))
-    gui.add_argument("--variant", help=VARIANT_HELP)
-    gui.add_argument("--size", type=_within(limits.APP_SIZE), help=f"render resolution, {limits.APP_SIZE.text()}")
+    gui.add_argument("--variant", help=VARIANT_HELP + " (default: the last one used)")
+    gui.add_argument(
+        "--size",
+        type=_within(limits.APP_SIZE),
+        help=f"render resolution, {limits.APP_SIZE.text()} (default: the last one used, or fitted to the window)",
+    )
     gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default: the last one used)")
     gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     gui.add_argument(
@@ -322,13 +332,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     save.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
     save.add_argument(
-        "--count", type=_within(limits.SPHERE_COUNT), help=f"spheres: how many, {limits.SPHERE_COUNT.text()}"
+        "--count",
+        type=_within(limits.SPHERE_COUNT),
+        help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
     )
     save.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)")
     save.add_argument(
         "--frame",
         type=_within(limits.FRAME),
-        help=f"circles: save the state of frame k (after k+1 advances), animated scenes {limits.ANIMATED_FRAME.text()}",
+        help=(
+            f"circles: save the state of frame k (after k+1 advances), animated scenes "
+            f"{limits.ANIMATED_FRAME.text()} (default: the scene as built, before any advance)"
+        ),
     )
     save.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     return parser

@@ -97,6 +97,6 @@ def test_every_option_says_what_it_is_with_its_default_and_range():
         assert action.help, f"{command} {option} has no help"
         takes_a_value = action.nargs != 0
         if takes_a_value and action.choices is None and action.default is not None:
-            assert str(action.default) in action.help or "default" in action.help, f"{command} {option}"
+            assert f"default {action.default}" in action.help or "default:" in action.help, f"{command} {option}"
         if getattr(action.type, "__qualname__", "").startswith("_within"):
             assert ".." in action.help, f"{command} {option} does not say its range"
