@@ -12,6 +12,10 @@ from imgui_bundle import imgui
 # fallback where the wheel was installed without its assets.
 UI_FONT = Path(imgui_bundle.__file__).parent / "assets" / "fonts" / "Roboto" / "Roboto-Regular.ttf"
 UI_FONT_PIXELS = 15.0
+# A slider's value is written centred over its track, so the grab often lies under it: the dark
+# theme's bright grab is dimmed to keep white text on it readable.
+SLIDER_GRAB = (0.26, 0.45, 0.70, 0.75)
+SLIDER_GRAB_ACTIVE = (0.30, 0.52, 0.82, 0.85)
 
 
 def load_font() -> None:
@@ -34,6 +38,8 @@ class UiScale:
             return
         style = imgui.Style()
         imgui.style_colors_dark(style)
+        style.set_color_(imgui.Col_.slider_grab, imgui.ImVec4(*SLIDER_GRAB))
+        style.set_color_(imgui.Col_.slider_grab_active, imgui.ImVec4(*SLIDER_GRAB_ACTIVE))
         style.scale_all_sizes(scale)
         style.font_scale_dpi = scale
         imgui.get_current_context().style = style
