@@ -59,16 +59,21 @@ def _variant_needs_gpu(args: argparse.Namespace) -> None:
         _require_gpu(f"--variant {args.variant}")
 
 
+def _refuse_options(args: argparse.Namespace, owners_of: dict[str, tuple[str, ...]], taken, command: str) -> None:
+    """A usage error for the options given (of ``owners_of``: option -> the kinds that take it)
+    that are not ``taken``, naming the kinds that take them: "--counts applies to --renderer spheres"."""
+    given = [option for option in owners_of if option not in taken and getattr(args, option, None) is not None]
+    if given:
+        owners = sorted({owner for option in given for owner in owners_of[option]})
+        flags = ", ".join(f"--{option}" for option in given)
+        verb = "applies" if len(given) == 1 else "apply"
+        raise UsageError(f"{flags} {verb} to " + " or ".join(f"{command}--renderer {owner}" for owner in owners))
+
+
 def _kind_of(args: argparse.Namespace, name: str | None = None) -> RendererKind:
     """The kind ``--renderer`` names; options that only other kinds take are usage errors."""
     kind = KINDS[name or args.renderer]
-    given = [option for option in KIND_OPTIONS if option not in kind.cli_options]
-    given = [option for option in given if getattr(args, option, None) is not None]
-    if given:
-        owners = sorted({owner for option in given for owner in KIND_OPTIONS[option]})
-        flags = ", ".join(f"--{option}" for option in given)
-        verb = "applies" if len(given) == 1 else "apply"
-        raise UsageError(f"{flags} {verb} to " + " or ".join(f"--renderer {owner}" for owner in owners))
+    _refuse_options(args, KIND_OPTIONS, kind.cli_options, "")
     return kind
 
 
@@ -208,13 +213,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     kind = _kind_of(args)
-    unread = [option for option in BENCH_OPTIONS if option not in kind.bench_options]
-    unread = [option for option in unread if getattr(args, option, None) is not None]
-    if unread:
-        owners = sorted({owner for option in unread for owner in BENCH_OPTIONS[option]})
-        flags = ", ".join(f"--{option}" for option in unread)
-        verb = "applies" if len(unread) == 1 else "apply"
-        raise UsageError(f"{flags} {verb} to bench --renderer " + " or ".join(owners))
+    _refuse_options(args, BENCH_OPTIONS, kind.bench_options, "bench ")
     variants = _variants(kind, args.variants)
     for name in args.scenes or ():
         kind.scene_loader(name, args.seed, None)
