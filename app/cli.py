@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -20,6 +21,7 @@ import threading
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
+from render.core import stops
 from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
@@ -42,6 +44,10 @@ class Stopped(BaseException):
         self.signum = signum
 
 
+def _raise(error: BaseException) -> None:
+    raise error
+
+
 @contextlib.contextmanager
 def _signals_unwind():
     """While a command runs, Ctrl-C, SIGTERM and SIGHUP raise Stopped, so the code that removes
@@ -61,7 +67,7 @@ def _signals_unwind():
         # A Python no-op rather than SIG_IGN: a signal that arrived meanwhile still finds a handler.
         for name in names:
             signal.signal(name, ignore)
-        raise Stopped(signum)
+        stops.deliver(functools.partial(_raise, Stopped(signum)))
 
     previous = {name: signal.signal(name, stop) for name in names}
     try:

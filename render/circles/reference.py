@@ -23,7 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 import numpy as np
 
 from render.circles import shading
-from render.core import progress
+from render.core import progress, stops
 from render.core.renderer import Renderer, host_memory
 from scenes.animation import advance
 from scenes.model import CircleScene
@@ -110,6 +110,8 @@ class _Abandoned(Exception):
 def _start_worker(scene: CircleScene, stop, done) -> None:
     global _WORKER
     # A terminal's Ctrl-C reaches the whole process group; the command stops the workers (``stop``).
+    # The forkserver's preload has them ignore it already, unless another part of the process
+    # started the forkserver first.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = _Worker(scene, stop, done)
 
@@ -160,6 +162,14 @@ def worker_bands(scene: CircleScene, height: int, workers: int) -> list[tuple[in
     return [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
 
 
+def worker_context() -> multiprocessing.context.ForkServerContext:
+    """How the worker processes start: from a forkserver (not fork: the caller may run CUDA or
+    OpenGL threads, which a forked child must not inherit) that preloads ``worker_preload``."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["__main__", "render.circles.worker_preload"])  # a no-op once it runs
+    return context
+
+
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
     """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays."""
     height = image.shape[0]
@@ -170,15 +180,15 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
         blend_rows(scene, planes, 0, height)
     else:
         jobs = [(planes[:, a:b].copy(), a, height, slot) for slot, (a, b) in enumerate(rows)]
-        # Not fork: the caller may run CUDA or OpenGL threads, which a forked child must not inherit.
-        context = multiprocessing.get_context("forkserver")
+        context = worker_context()
         stop, done = context.RawValue("b", 0), context.RawArray("d", len(jobs))
         counter = progress.counter()
         if counter is not None:
             counter.start(len(jobs), workers)
         with ProcessPoolExecutor(workers, context, _start_worker, (scene, stop, done)) as pool:
             try:
-                bands = [pool.submit(_render_band, job) for job in jobs]
+                with stops.uncut():  # the pool starts a worker process in each of the first submits
+                    bands = [pool.submit(_render_band, job) for job in jobs]
                 for (a, b), band in zip(rows, bands, strict=True):
                     planes[:, a:b] = _collect(band, done)
                 if counter is not None:

@@ -1,10 +1,12 @@
 """Every way a command can be stopped cleans up: SIGTERM and SIGHUP in the middle of writing a file
 leave neither the file nor its temporary, like Ctrl-C; a closed or full standard output is one line
-and exit code 1, with no "Exception ignored" from the interpreter."""
+and exit code 1, with no "Exception ignored" from the interpreter; a stop while a CPU frame's worker
+processes start ends the command as promptly."""
 
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -124,3 +126,19 @@ def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out, run_mai
     else:
         assert result.returncode == 0 and not errors
     assert (tmp_path / "existing.png").read_bytes() == b"keep"
+
+
+def test_a_stop_while_the_worker_processes_start_ends_the_command_cleanly(tmp_path, probe_path):
+    # Before the pool's start was uncut, the command printed "interrupted" and then hung: the pool
+    # waited at exit for a worker it had never noted.
+    out = tmp_path / "frame.png"
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, str(probe_path("stop_while_workers_start.py")), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 130 and result.stderr.splitlines()[-1] == "interrupted", result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()
+    assert time.monotonic() - started < 30

@@ -1,6 +1,9 @@
 """The CPU reference circle renderer: the cleared background, the inclusive pixel test and clamped
 pixel boxes, blending in index order, row 0 at the bottom, unclamped colours, the snowflake ramp,
-and parallel bands equal to one serial pass."""
+parallel bands equal to one serial pass, and worker processes that ignore Ctrl-C from their start."""
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -95,3 +98,12 @@ def test_parallel_bands_equal_serial(name):
     render_reference(scene, serial, workers=1)
     render_reference(scene, parallel, workers=2)
     assert np.array_equal(serial, parallel)
+
+
+def test_a_worker_process_ignores_ctrl_c_from_its_first_instant(probe_path):
+    # A terminal's Ctrl-C reaches the whole process group; a worker still starting up printed a
+    # KeyboardInterrupt traceback before the forkserver's preload had it ignore SIGINT.
+    result = subprocess.run(
+        [sys.executable, str(probe_path("worker_sigint_probe.py"))], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0 and result.stdout == "ignored\n", result.stderr
