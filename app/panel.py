@@ -7,6 +7,7 @@ frame is drawn in the rest of the window.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
@@ -118,8 +119,9 @@ class Panel:
         self.handle_mouse()
         scale = imgui.get_style().font_scale_dpi
         high = max(height - self.status_bar.height(), 1)
-        narrowest = min(PANEL_MIN_WIDTH * scale, width)
-        widest = max(width * PANEL_MAX_SHARE, narrowest)
+        # Whole pixels, as ImGui sizes windows: a panel held at a limit then equals it exactly.
+        narrowest = math.floor(min(PANEL_MIN_WIDTH * scale, width))
+        widest = math.floor(max(width * PANEL_MAX_SHARE, narrowest))
         imgui.set_next_window_pos(imgui.ImVec2(0, 0))
         chosen = self.chosen_width
         if chosen is not None and 0 < self.width < min(chosen, widest) - 0.5:
