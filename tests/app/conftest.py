@@ -42,6 +42,8 @@ def _check_resize_report(report: dict, resizes: int) -> None:
     assert report["minimized_frames"] == 3 * (resizes // 25)
     assert report["render_sizes"] > resizes // 2
     assert not any(word in report["status"] for word in ("failed", "cannot", "error")), report["status"]
+    # Back at the first window size, the panel has its first width and the fit its first size.
+    assert report["size"] == report["start_size"], report
     first, last = report["memory"][0], report["memory"][-1]
     # The same scene at the same size again: the Python heap is back where it was.
     assert abs(last["python_heap"] - first["python_heap"]) < 2, report["memory"]

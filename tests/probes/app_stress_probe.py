@@ -96,6 +96,7 @@ def resize(backend: str, resizes: int) -> dict:
     app = make_app(backend, "hypnosis", 512, fit=True)
     app.session.toggle_play()
     settle(app)
+    start_size = app.settings.size
     samples = [{"resizes": 0, **memory()}]
     rng = random.Random(6)
     sizes, minimized_frames = set(), 0
@@ -128,6 +129,7 @@ def resize(backend: str, resizes: int) -> dict:
         "minimized_frames": minimized_frames,
         "frames_played_after": app.session.frame - frame_before,
         "frame": app.session.frame,
+        "start_size": start_size,
         "size": app.settings.size,
         "display_path": app.display.path,
         "status": app.session.status,
