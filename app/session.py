@@ -250,6 +250,11 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
     def _load(self, scene, choice: VariantChoice, size: int, frame: int) -> bool:
         """Replace the renderer with one showing ``frame`` of ``scene``; keep the old one on failure."""
         self._compile_first(scene, choice, size)
+        resized = self.renderer is not None and size != self.settings.size and self.backend == "cuda"
+        if resized:
+            # CuPy's pool would carve the new renderer's small arrays out of blocks cached at the old
+            # size, and a block partly in use is never handed back: hand them back first.
+            release_cached_gpu_memory()
         try:
             renderer = self._make_renderer(choice)
             renderer.load(scene, size, size)
@@ -265,9 +270,8 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
                 return False
             self.status = f"{scene.name} at {size}x{size} does not fit in GPU memory ({error})"
             return False
-        resized = self.renderer is not None and size != self.settings.size
         self.renderer, self.scene, self.frame = renderer, scene, frame
-        if resized and self.backend == "cuda":
+        if resized:
             release_cached_gpu_memory()
         self.history.clear()
         self.last_check = None

@@ -55,12 +55,23 @@ def _load_library(name: str, defines: Mapping[str, object]) -> str:
     import cupy
 
     key_type = {"unsigned int": cupy.uint32, "unsigned long long": cupy.uint64}[str(defines["KEY_T"])]
+    # A pool of its own (the allocator is per thread): blocks it freed into the app's pool could be
+    # split for a renderer's arrays and then never handed back while the renderer lives.
+    pool = cupy.cuda.MemoryPool()
+    try:
+        with cupy.cuda.using_allocator(pool.malloc):
+            _sort_and_scan_once(cupy, key_type)
+    finally:
+        pool.free_all_blocks()
+    return name
+
+
+def _sort_and_scan_once(cupy, key_type) -> None:
     # Descending keys made in int64 and then cast: an unsigned arange cannot take a step of -1.
     descending = LIBRARY_WARM_ELEMENTS - cupy.arange(LIBRARY_WARM_ELEMENTS, dtype=cupy.int64)
     cupy.sort(descending.astype(key_type))
     cupy.cumsum(cupy.ones(LIBRARY_WARM_ELEMENTS, cupy.int32), dtype=cupy.int64)
     cupy.cuda.get_current_stream().synchronize()
-    return name
 
 
 def compile_module(source: str, defines: tuple[tuple[str, object], ...]):

@@ -173,3 +173,16 @@ def test_tile_sort_asks_for_the_sort_of_its_key_type_as_a_library_build():
 def test_a_library_build_that_is_not_known_is_refused():
     with pytest.raises(ValueError, match="unknown library build 'cupy:fft'"):
         kernels.compile_module(LIBRARY + "fft", ())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("key", ["unsigned int", "unsigned long long"])
+def test_loading_the_sort_library_leaves_the_apps_pool_as_it_was(key):
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    kept = cupy.zeros(1000, cupy.float32)  # a block in use, so the pool is not simply empty
+    before = pool.used_bytes(), pool.total_bytes()
+    assert kernels.compile_module(LIBRARY + "sort", (("KEY_T", key),)) == LIBRARY + "sort"
+    assert (pool.used_bytes(), pool.total_bytes()) == before
+    del kept
