@@ -1,0 +1,159 @@
+"""tile-sort's sorts of its (tile, circle) keys, chosen by its ``sort`` option.
+
+``cub`` is CuPy's sort (Thrust, which runs CUB's radix sort); ``onesweep`` the radix sort of
+Adinets and Merrill (``shaders/sort_onesweep.cu``) and ``merge`` the merge sort of NVIDIA's CUDA
+samples (``shaders/sort_merge.cu``), both written for this project. Each takes a CuPy array of
+``KEY_T`` keys, uint32 or uint64 (N,), and returns them sorted, ascending, in a new array (a view of
+a longer one for ``merge``); the input is not changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from render.circles.constants import (
+    CUDA_DEFINES,
+    MERGE_SAMPLE_STRIDE,
+    MERGE_SEGMENT,
+    ONESWEEP_ITEMS,
+    ONESWEEP_RING,
+    ONESWEEP_THREADS,
+    load_circle_module,
+)
+from render.circles.variants import SORT_KEYS
+from render.core.grids import THREADS_1D, grid_1d
+from render.core.kernels import LIBRARY
+from render.core.module_cache import Build
+from render.core.variants import Defines
+
+SORTS = ("cub", "onesweep", "merge")
+SOURCES = {"onesweep": "sort_onesweep.cu", "merge": "sort_merge.cu"}
+RADIX_BITS = 8  # Onesweep's digit
+
+Sorter = Callable[..., object]  # keys (CuPy, KEY_T (N,)) -> the same keys sorted (N,)
+
+
+def sort_builds(sort: str, key_defines: Defines) -> list[Build]:
+    """What the sort ``sort`` of keys ``key_defines`` (one of ``SORT_KEYS``) compiles or loads."""
+    if sort == "cub":
+        return [(LIBRARY + "sort", dict(key_defines))]
+    return [(SOURCES[sort], {**CUDA_DEFINES, **key_defines})]
+
+
+def key_dtype(key_defines: Defines) -> type[np.unsignedinteger]:
+    """The NumPy (and CuPy) type of the kernels' ``KEY_T``."""
+    return (np.uint32, np.uint64)[SORT_KEYS.index(key_defines)]
+
+
+def make_sorter(sort: str, key_defines: Defines, key_bits: int | None = None) -> Sorter:
+    """The function that sorts keys of ``key_defines`` with ``sort`` (its kernels loaded now);
+    ``key_bits``: the keys are below 2**key_bits (None: any key of the type), which saves
+    Onesweep the passes over digits that are zero in every key."""
+    if sort == "cub":
+        import cupy
+
+        return cupy.sort
+    if sort == "onesweep":
+        return OnesweepSort(key_defines, key_bits).sort
+    return MergeSort(key_defines).sort
+
+
+def onesweep_scratch_bytes(count: int, key_bytes: int) -> int:
+    """Device memory Onesweep takes beside its input: two arrays of the keys (one pass writes what
+    the next reads), the look-back ring, whatever the count, and the digit counts."""
+    return 2 * count * key_bytes + ONESWEEP_RING * 256 * 8 + key_bytes * 256 * 4 + 8
+
+
+def merge_scratch_bytes(count: int, key_bytes: int) -> int:
+    """Device memory the merge sort of ``count`` keys takes beside its input: two arrays of the keys
+    padded to whole segments, and one pass's sample ranks and interval limits."""
+    padded = -(-count // MERGE_SEGMENT) * MERGE_SEGMENT
+    slots = padded // MERGE_SAMPLE_STRIDE + 1
+    return 2 * padded * key_bytes + 2 * slots * 4 + 2 * (2 * slots + 1) * 4
+
+
+class MergeSort:
+    """The CUDA samples' merge sort (see ``shaders/sort_merge.cu``) of keys of ``key_defines``."""
+
+    def __init__(self, key_defines: Defines) -> None:
+        module = load_circle_module(SOURCES["merge"], **key_defines)
+        self.dtype = key_dtype(key_defines)
+        self.segments = module.get_function("merge_sort_segments")
+        self.sample_ranks = module.get_function("sample_ranks")
+        self.merge_ranks = module.get_function("merge_ranks")
+        self.merge_intervals = module.get_function("merge_intervals")
+
+    def sort(self, keys):
+        """``keys`` (CuPy, this sort's key type, (N,)) sorted ascending, stable, in a new array."""
+        import cupy
+
+        assert keys.dtype == self.dtype and keys.ndim == 1, (keys.dtype, keys.shape)
+        count = len(keys)
+        if count < 2:
+            return keys.copy()
+        width = keys.dtype.itemsize
+        padded = -(-count // MERGE_SEGMENT) * MERGE_SEGMENT
+        work, other = cupy.empty(padded, keys.dtype), cupy.empty(padded, keys.dtype)
+        work.data.copy_from_device_async(keys.data, count * width)
+        # The largest key, all bits set: a stable sort keeps the padding after every real key.
+        (work.data + count * width).memset_async(0xFF, (padded - count) * width)
+        self.segments((padded // MERGE_SEGMENT,), (MERGE_SEGMENT // 2,), (work,))
+        total = np.int64(padded)
+        run = MERGE_SEGMENT
+        while run < padded:
+            pairs = -(-padded // (2 * run))
+            per_pair = run // MERGE_SAMPLE_STRIDE
+            slots = pairs * per_pair
+            rank_in_b, rank_in_a = cupy.empty(slots, cupy.int32), cupy.empty(slots, cupy.int32)
+            limit_a = cupy.empty(pairs * (2 * per_pair + 1), cupy.int32)
+            limit_b = cupy.empty_like(limit_a)
+            step = (total, np.int32(run), np.int64(pairs))
+            self.sample_ranks(grid_1d(slots), (THREADS_1D,), (work, *step, rank_in_b, rank_in_a))
+            self.merge_ranks(grid_1d(slots), (THREADS_1D,), (rank_in_b, rank_in_a, *step, limit_a, limit_b))
+            merge = (work, total, np.int32(run), limit_a, limit_b, other)
+            self.merge_intervals((pairs * 2 * per_pair,), (MERGE_SAMPLE_STRIDE,), merge)
+            work, other = other, work
+            run *= 2
+        return work[:count]
+
+
+class OnesweepSort:
+    """Onesweep (see ``shaders/sort_onesweep.cu``) of keys of ``key_defines`` below 2**``key_bits``."""
+
+    def __init__(self, key_defines: Defines, key_bits: int | None = None) -> None:
+        module = load_circle_module(SOURCES["onesweep"], **key_defines)
+        self.dtype = key_dtype(key_defines)
+        bits = key_bits if key_bits is not None else np.dtype(self.dtype).itemsize * 8
+        self.passes = max(1, -(-bits // RADIX_BITS))
+        self.histogram = module.get_function("onesweep_histogram")
+        self.offsets = module.get_function("onesweep_offsets")
+        self.one_pass = module.get_function("onesweep_pass")
+
+    def sort(self, keys):
+        """``keys`` (CuPy, this sort's key type, (N,)) sorted ascending, stable, in a new array."""
+        import cupy
+
+        assert keys.dtype == self.dtype and keys.ndim == 1, (keys.dtype, keys.shape)
+        count = len(keys)
+        if count < 2:
+            return keys.copy()
+        total = np.int64(count)
+        counts = cupy.zeros(self.passes * 256, cupy.uint32)
+        blocks = min(-(-count // ONESWEEP_THREADS), 4096)
+        self.histogram((blocks,), (ONESWEEP_THREADS,), (keys, total, np.int32(self.passes), counts))
+        self.offsets((self.passes,), (256,), (counts,))
+        ring = cupy.empty(ONESWEEP_RING * 256, cupy.uint64)
+        counters = cupy.empty(2, cupy.int32)
+        partitions = (-(-count // (ONESWEEP_THREADS * ONESWEEP_ITEMS)),)
+        buffers = [cupy.empty(count, keys.dtype), cupy.empty(count, keys.dtype)]
+        source = keys
+        for step in range(self.passes):
+            ring.data.memset_async(0, ring.nbytes)
+            counters.data.memset_async(0, counters.nbytes)
+            target = buffers[step % 2]
+            digits = (np.int32(RADIX_BITS * step), counts[step * 256 :])
+            self.one_pass(partitions, (ONESWEEP_THREADS,), (source, target, total, *digits, ring, counters))
+            source = target
+        return source
