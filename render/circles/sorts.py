@@ -10,6 +10,7 @@ a longer one for ``merge``); the input is not changed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ SORTS = ("cub", "onesweep", "merge")
 SOURCES = {"onesweep": "sort_onesweep.cu", "merge": "sort_merge.cu"}
 RADIX_BITS = 8  # Onesweep's digit
 
-Sorter = Callable[..., object]  # keys (CuPy, KEY_T (N,)) -> the same keys sorted (N,)
+Sorter = Callable[[Any], Any]  # keys (CuPy, KEY_T (N,)) -> the same keys sorted (N,)
 
 
 def sort_builds(sort: str, key_defines: Defines) -> list[Build]:

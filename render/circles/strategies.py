@@ -135,13 +135,13 @@ class TileSort(TileBlock):
         super().prepare(scene, width, height)
         self.key_dtype = key_dtype(self.build_defines)
         tiles = self.grid[0] * self.grid[1]
-        key_bits = max(tiles * scene.count - 1, 1).bit_length()  # keys are tile * count + circle
-        self.sort = make_sorter(self.choice.option("sort"), self.build_defines, key_bits)
+        self.key_bits = max(tiles * scene.count - 1, 1).bit_length()  # keys are tile * count + circle
+        self.sort = make_sorter(self.choice.option("sort"), self.build_defines, self.key_bits)
 
-    def bin(self, scene, width, height):
+    def emit_keys(self, scene, width: int, height: int):
+        """The frame's (tile, circle) keys, unsorted: CuPy, ``KEY_T`` (pairs,), circle order."""
         import cupy
 
-        tiles = self.grid[0] * self.grid[1]
         geometry = (scene.position, scene.radius, np.int32(scene.count), np.int32(width), np.int32(height))
         counts = cupy.empty(scene.count, cupy.int32)
         self.module.get_function("count_tiles")(grid_1d(scene.count), (THREADS_1D,), (*geometry, counts))
@@ -152,7 +152,14 @@ class TileSort(TileBlock):
             raise RendererUnavailable(problem)
         keys = cupy.empty(pairs, self.key_dtype)
         self.module.get_function("emit_tile_keys")(grid_1d(scene.count), (THREADS_1D,), (*geometry, ends, keys))
-        self.keys = self.sort(keys)
+        return keys
+
+    def bin(self, scene, width, height):
+        import cupy
+
+        tiles = self.grid[0] * self.grid[1]
+        self.keys = self.sort(self.emit_keys(scene, width, height))
+        pairs = len(self.keys)
         self.tile_first = cupy.empty(tiles + 1, cupy.int64)
         self.module.get_function("tile_ranges")(
             grid_1d(tiles + 1),

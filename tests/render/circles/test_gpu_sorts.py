@@ -82,3 +82,13 @@ def test_onesweep_sorts_keys_below_a_bit_width_in_fewer_passes(key_defines, key_
     keys = cupy.asarray(host)
     got = make_sorter("onesweep", key_defines, key_bits)(keys)
     assert np.array_equal(cupy.asnumpy(got), np.sort(host))
+
+
+def test_the_sort_bench_times_every_sort_on_random_and_scene_keys():
+    from render.circles.sort_bench import run_sort_bench
+
+    rows = run_sort_bench(counts=(2**16,), scenes=("rand10k",), runs=2)
+    assert [(row.keys, row.sort) for row in rows] == [("random", s) for s in SORTS] + [("rand10k", s) for s in SORTS]
+    assert all(row.ms > 0 and row.extra_bytes >= row.count * 4 for row in rows)
+    onesweep = [row for row in rows if row.sort == "onesweep"]
+    assert all(row.extra_bytes >= 2**21 for row in onesweep)  # the look-back ring, whatever the count
