@@ -75,25 +75,42 @@ def merge_scratch_bytes(count: int, key_bytes: int) -> int:
     return 2 * padded * key_bytes + 2 * slots * 4 + 2 * (2 * slots + 1) * 4
 
 
-class MergeSort:
-    """The CUDA samples' merge sort (see ``shaders/sort_merge.cu``) of keys of ``key_defines``."""
+class KernelSort:
+    """A sort of ours: the kernels of ``shaders/SOURCES[name]`` for keys of ``key_defines``."""
+
+    name = ""
 
     def __init__(self, key_defines: Defines) -> None:
-        module = load_circle_module(SOURCES["merge"], **key_defines)
+        self.module = load_circle_module(SOURCES[self.name], **key_defines)
         self.dtype = key_dtype(key_defines)
+
+    def sort(self, keys):
+        """``keys`` (CuPy, this sort's key type, (N,)) sorted ascending, stable, in a new array."""
+        assert keys.dtype == self.dtype and keys.ndim == 1, (keys.dtype, keys.shape)
+        return keys.copy() if len(keys) < 2 else self.sorted(keys)
+
+    def sorted(self, keys):
+        """``keys``, at least two, sorted (the sort itself)."""
+        raise NotImplementedError
+
+
+class MergeSort(KernelSort):
+    """The CUDA samples' merge sort (see ``shaders/sort_merge.cu``) of keys of ``key_defines``."""
+
+    name = "merge"
+
+    def __init__(self, key_defines: Defines) -> None:
+        super().__init__(key_defines)
+        module = self.module
         self.segments = module.get_function("merge_sort_segments")
         self.sample_ranks = module.get_function("sample_ranks")
         self.merge_ranks = module.get_function("merge_ranks")
         self.merge_intervals = module.get_function("merge_intervals")
 
-    def sort(self, keys):
-        """``keys`` (CuPy, this sort's key type, (N,)) sorted ascending, stable, in a new array."""
+    def sorted(self, keys):
         import cupy
 
-        assert keys.dtype == self.dtype and keys.ndim == 1, (keys.dtype, keys.shape)
         count = len(keys)
-        if count < 2:
-            return keys.copy()
         width = keys.dtype.itemsize
         padded = -(-count // MERGE_SEGMENT) * MERGE_SEGMENT
         work, other = cupy.empty(padded, keys.dtype), cupy.empty(padded, keys.dtype)
@@ -120,26 +137,24 @@ class MergeSort:
         return work[:count]
 
 
-class OnesweepSort:
+class OnesweepSort(KernelSort):
     """Onesweep (see ``shaders/sort_onesweep.cu``) of keys of ``key_defines`` below 2**``key_bits``."""
 
+    name = "onesweep"
+
     def __init__(self, key_defines: Defines, key_bits: int | None = None) -> None:
-        module = load_circle_module(SOURCES["onesweep"], **key_defines)
-        self.dtype = key_dtype(key_defines)
+        super().__init__(key_defines)
+        module = self.module
         bits = key_bits if key_bits is not None else np.dtype(self.dtype).itemsize * 8
         self.passes = max(1, -(-bits // RADIX_BITS))
         self.histogram = module.get_function("onesweep_histogram")
         self.offsets = module.get_function("onesweep_offsets")
         self.one_pass = module.get_function("onesweep_pass")
 
-    def sort(self, keys):
-        """``keys`` (CuPy, this sort's key type, (N,)) sorted ascending, stable, in a new array."""
+    def sorted(self, keys):
         import cupy
 
-        assert keys.dtype == self.dtype and keys.ndim == 1, (keys.dtype, keys.shape)
         count = len(keys)
-        if count < 2:
-            return keys.copy()
         total = np.int64(count)
         counts = cupy.zeros(self.passes * 256, cupy.uint32)
         blocks = min(-(-count // ONESWEEP_THREADS), 4096)
