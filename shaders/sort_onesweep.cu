@@ -36,6 +36,7 @@
 #define FLAG_INCLUSIVE 2ULL
 
 static_assert(ONESWEEP_THREADS == RADIX, "a thread per digit publishes and looks back");
+static_assert(ONESWEEP_RING >= 2, "a slot is reused only once its owner and the partition after it are finished");
 
 __device__ __forceinline__ unsigned long long status_word(unsigned long long flag, int partition, unsigned count) {
     return (flag << 62) | ((unsigned long long)(partition + 1) << 32) | count;
@@ -132,6 +133,7 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
         const int finished = partition - ONESWEEP_RING + 2;
         while (*(volatile int*)&counters[1] < finished) {
         }
+        __threadfence();  // pairs with the fence before the tail moves: the slot's last words come first
     }
     __syncthreads();
 

@@ -86,7 +86,9 @@ class KernelSort:
 
     def sort(self, keys):
         """``keys`` (CuPy, this sort's key type, (N,)) sorted ascending, stable, in a new array."""
-        assert keys.dtype == self.dtype and keys.ndim == 1, (keys.dtype, keys.shape)
+        # The kernels read the keys as one block of memory, and count them in 32 bits.
+        assert keys.dtype == self.dtype and keys.ndim == 1 and keys.flags.c_contiguous, (keys.dtype, keys.shape)
+        assert len(keys) < 2**31, "at most 2^31 - 1 keys"
         return keys.copy() if len(keys) < 2 else self.sorted(keys)
 
     def sorted(self, keys):
@@ -145,7 +147,9 @@ class OnesweepSort(KernelSort):
     def __init__(self, key_defines: Defines, key_bits: int | None = None) -> None:
         super().__init__(key_defines)
         module = self.module
-        bits = key_bits if key_bits is not None else np.dtype(self.dtype).itemsize * 8
+        width = np.dtype(self.dtype).itemsize * 8
+        assert key_bits is None or 0 <= key_bits <= width, (key_bits, width)
+        bits = key_bits if key_bits is not None else width
         self.passes = max(1, -(-bits // RADIX_BITS))
         self.histogram = module.get_function("onesweep_histogram")
         self.offsets = module.get_function("onesweep_offsets")

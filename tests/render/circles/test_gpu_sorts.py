@@ -13,7 +13,7 @@ pytestmark = pytest.mark.gpu
 
 OURS = [sort for sort in SORTS if sort != "cub"]
 LENGTHS = [0, 1, 2, 1023, 1024, 1025, 4097, 2**20 + 3, 2**24]
-PATTERNS = ["random", "equal", "sorted", "reversed", "high bits", "low bits"]
+PATTERNS = ["random", "equal", "all ones", "sorted", "reversed", "high bits", "low bits"]
 POISON_BYTE = 0xA5
 
 
@@ -43,6 +43,8 @@ def make_keys(pattern: str, count: int, dtype, seed: int = 5) -> np.ndarray:
         random &= np.uint64(0xFFFFFFFF)
     if pattern == "equal":
         keys = np.full(count, 0x5A5A5A5A, np.uint64)
+    elif pattern == "all ones":  # the largest key, which the merge sort pads with
+        keys = np.full(count, 2**bits - 1, np.uint64)
     elif pattern == "high bits":  # the top four bits differ, the rest are equal
         keys = (random >> top << top) | np.uint64(0x123)
     elif pattern == "low bits":  # the low four bits differ, the rest are equal
