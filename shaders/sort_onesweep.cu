@@ -12,18 +12,22 @@
 //                     before it hold by a chained scan with decoupled look-back; the keys are then
 //                     placed in shared memory in digit order and written to consecutive addresses.
 //
-// The look-back's status table is a ring of ONESWEEP_RING partitions (see the circle constants),
-// so its memory does not grow with the number of keys. A word per (partition slot, digit): flag
-// (2 bits: aggregate or inclusive prefix), the partition's number + 1 (30 bits) and a count (32
-// bits). A partition may write its slot only once the partitions up to the slot's previous owner
-// and the one after it are finished (the `tail`, advanced in partition order); a look-back that
-// finds its slot taken by a later partition starts again, and finds its answer nearer.
+// The look-back's status table is a ring of `slots` partitions (ONESWEEP_RING, fewer for fewer
+// partitions; see the circle constants), so its memory does not grow with the number of keys. A word per (slot,
+// digit): flag (2 bits: aggregate or inclusive prefix), the partition's number + 1 (30 bits) and
+// a count (32 bits). A look-back goes at most ONESWEEP_MAX_LOOK_BACK partitions back: there it
+// waits for an inclusive prefix. The tail counts the partitions that are finished, in groups of
+// ONESWEEP_TAIL_GROUP: a group's partitions add themselves in any order, once every earlier group
+// has (one wait per group, not per partition, keeps the tail from becoming a chain of waits). A
+// partition writes a slot only once the tail has passed every partition that may still read the
+// slot's previous owner, so a look-back never finds its word overwritten.
 //
 // Stable: within a partition keys are ranked in index order (warp, round, lane), and partitions
 // in their order. Build with -DKEY_T=unsigned int|unsigned long long.
 #include "block_scan.cuh"
 
-#if !defined(ONESWEEP_THREADS) || !defined(ONESWEEP_ITEMS) || !defined(ONESWEEP_RING)
+#if !defined(ONESWEEP_THREADS) || !defined(ONESWEEP_ITEMS) || !defined(ONESWEEP_RING) || \
+    !defined(ONESWEEP_MAX_LOOK_BACK) || !defined(ONESWEEP_TAIL_GROUP)
 #error "build through render.circles.constants.load_circle_module, which defines the shared constants"
 #endif
 
@@ -36,7 +40,9 @@
 #define FLAG_INCLUSIVE 2ULL
 
 static_assert(ONESWEEP_THREADS == RADIX, "a thread per digit publishes and looks back");
-static_assert(ONESWEEP_RING >= 2, "a slot is reused only once its owner and the partition after it are finished");
+static_assert((ONESWEEP_TAIL_GROUP & (ONESWEEP_TAIL_GROUP - 1)) == 0, "the tail's group is a power of two");
+// A partition that waits for a slot then waits only for earlier partitions (no deadlock).
+static_assert(ONESWEEP_RING >= ONESWEEP_MAX_LOOK_BACK + ONESWEEP_TAIL_GROUP, "a ring too small for the look-back");
 
 __device__ __forceinline__ unsigned long long status_word(unsigned long long flag, int partition, unsigned count) {
     return (flag << 62) | ((unsigned long long)(partition + 1) << 32) | count;
@@ -71,33 +77,28 @@ extern "C" __global__ void __launch_bounds__(RADIX) onesweep_offsets(unsigned* c
     pass[threadIdx.x] = offset;
 }
 
-// How many keys of digit `digit` the partitions before `partition` hold: the decoupled look-back.
-__device__ unsigned look_back(const unsigned long long* ring, int partition, int digit) {
+// How many keys of digit `digit` the partitions before `partition` hold: the decoupled look-back
+// over a ring of `slots` partitions.
+__device__ unsigned look_back(const unsigned long long* ring, int slots, int partition, int digit) {
     unsigned before = 0;
-    int q = partition - 1;
-    while (q >= 0) {
-        const unsigned long long word =
-            *(volatile const unsigned long long*)&ring[(q % ONESWEEP_RING) * RADIX + digit];
-        const int owner = (int)((word >> 32) & 0x3FFFFFFF) - 1;
-        if (owner < q) continue;  // not published yet: wait
-        if (owner > q) {          // taken by a later partition: q and the one after it are finished
-            before = 0;
-            q = partition - 1;
-            continue;
-        }
+    for (int q = partition - 1; q >= 0;) {
+        const unsigned long long word = *(volatile const unsigned long long*)&ring[(q % slots) * RADIX + digit];
+        const unsigned long long flag = word >> 62;
+        const bool published = (int)((word >> 32) & 0x3FFFFFFF) == q + 1;  // else an earlier owner's
+        if (!published || (flag != FLAG_INCLUSIVE && partition - q >= ONESWEEP_MAX_LOOK_BACK)) continue;
         before += (unsigned)word;
-        if ((word >> 62) == FLAG_INCLUSIVE) break;
+        if (flag == FLAG_INCLUSIVE) break;
         --q;
     }
     return before;
 }
 
 // One pass over the digit at `shift`: `keys` into `sorted`. `offsets` are the pass's RADIX digit
-// offsets; `ring` is ONESWEEP_RING * RADIX zeroed status words; `counters` two zeroed ints (the
-// next ticket, and the tail: how many partitions, in order, are finished).
+// offsets; `ring` is slots * RADIX zeroed status words; `counters` two zeroed ints (the next
+// partition to hand out, and the tail).
 extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
     onesweep_pass(const KEY_T* keys, KEY_T* sorted, long long count, int shift, const unsigned* offsets,
-                  unsigned long long* ring, int* counters) {
+                  unsigned long long* ring, int slots, int* counters) {
     __shared__ KEY_T staged[PARTITION];
     __shared__ unsigned warp_counts[WARPS][RADIX + 1];  // the last bin: keys past the end
     __shared__ unsigned digit_start[RADIX];  // where each digit's keys start in `staged`
@@ -128,12 +129,13 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
         __syncwarp();
         rank[round] = before + __popc(peers & lower_lanes);
     }
-    // The slot's previous owner and the partition after it must be finished before it is reused.
-    if (t == 0 && partition >= ONESWEEP_RING) {
-        const int finished = partition - ONESWEEP_RING + 2;
-        while (*(volatile int*)&counters[1] < finished) {
+    // The slot's previous owner may be read by the partitions up to ONESWEEP_MAX_LOOK_BACK after it:
+    // all of them must be finished (the tail's whole groups count, as only they are in order).
+    if (t == 0 && partition >= slots) {
+        const int finished = partition - slots + ONESWEEP_MAX_LOOK_BACK + 1;
+        while ((*(volatile int*)&counters[1] & -ONESWEEP_TAIL_GROUP) < finished) {
         }
-        __threadfence();  // pairs with the fence before the tail moves: the slot's last words come first
+        __threadfence();  // pairs with the fence before the tail moves: their reads came first
     }
     __syncthreads();
 
@@ -144,13 +146,13 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
         warp_counts[w][t] = mine;
         mine += c;
     }
-    unsigned long long* slot = &ring[(partition % ONESWEEP_RING) * RADIX + t];
+    unsigned long long* slot = &ring[(partition % slots) * RADIX + t];
     if (partition == 0) {
         atomicExch(slot, status_word(FLAG_INCLUSIVE, partition, mine));
         digit_base[t] = offsets[t];
     } else {
         atomicExch(slot, status_word(FLAG_AGGREGATE, partition, mine));
-        const unsigned before = look_back(ring, partition, t);
+        const unsigned before = look_back(ring, slots, partition, t);
         atomicExch(slot, status_word(FLAG_INCLUSIVE, partition, before + mine));
         digit_base[t] = (unsigned long long)offsets[t] + before;
     }
@@ -170,12 +172,11 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
         sorted[digit_base[digit_of(k, shift)] + i] = k;
     }
 
-    // This partition is finished once every earlier one is: the tail moves on in order.
-    __syncthreads();
+    // Finished: the tail moves on once every earlier group has (the look-back's reads come first).
     if (t == 0) {
-        while (*(volatile int*)&counters[1] != partition) {
+        while ((*(volatile int*)&counters[1] & -ONESWEEP_TAIL_GROUP) != (partition & -ONESWEEP_TAIL_GROUP)) {
         }
         __threadfence();
-        atomicExch(&counters[1], partition + 1);
+        atomicAdd(&counters[1], 1);
     }
 }

@@ -19,7 +19,9 @@ from render.circles.constants import (
     MERGE_SAMPLE_STRIDE,
     MERGE_SEGMENT,
     ONESWEEP_ITEMS,
+    ONESWEEP_MAX_LOOK_BACK,
     ONESWEEP_RING,
+    ONESWEEP_TAIL_GROUP,
     ONESWEEP_THREADS,
     load_circle_module,
 )
@@ -59,20 +61,6 @@ def make_sorter(sort: str, key_defines: Defines, key_bits: int | None = None) ->
     if sort == "onesweep":
         return OnesweepSort(key_defines, key_bits).sort
     return MergeSort(key_defines).sort
-
-
-def onesweep_scratch_bytes(count: int, key_bytes: int) -> int:
-    """Device memory Onesweep takes beside its input: two arrays of the keys (one pass writes what
-    the next reads), the look-back ring, whatever the count, and the digit counts."""
-    return 2 * count * key_bytes + ONESWEEP_RING * 256 * 8 + key_bytes * 256 * 4 + 8
-
-
-def merge_scratch_bytes(count: int, key_bytes: int) -> int:
-    """Device memory the merge sort of ``count`` keys takes beside its input: two arrays of the keys
-    padded to whole segments, and one pass's sample ranks and interval limits."""
-    padded = -(-count // MERGE_SEGMENT) * MERGE_SEGMENT
-    slots = padded // MERGE_SAMPLE_STRIDE + 1
-    return 2 * padded * key_bytes + 2 * slots * 4 + 2 * (2 * slots + 1) * 4
 
 
 class KernelSort:
@@ -140,12 +128,15 @@ class MergeSort(KernelSort):
 
 
 class OnesweepSort(KernelSort):
-    """Onesweep (see ``shaders/sort_onesweep.cu``) of keys of ``key_defines`` below 2**``key_bits``."""
+    """Onesweep (see ``shaders/sort_onesweep.cu``) of keys of ``key_defines`` below 2**``key_bits``,
+    with a look-back ring of ``ring`` partitions (the tests take a small one, to reuse it often)."""
 
     name = "onesweep"
 
-    def __init__(self, key_defines: Defines, key_bits: int | None = None) -> None:
+    def __init__(self, key_defines: Defines, key_bits: int | None = None, ring: int = ONESWEEP_RING) -> None:
         super().__init__(key_defines)
+        assert ONESWEEP_MAX_LOOK_BACK + ONESWEEP_TAIL_GROUP <= ring <= ONESWEEP_RING, ring
+        self.ring = ring
         module = self.module
         width = np.dtype(self.dtype).itemsize * 8
         assert key_bits is None or 0 <= key_bits <= width, (key_bits, width)
@@ -164,9 +155,10 @@ class OnesweepSort(KernelSort):
         blocks = min(-(-count // ONESWEEP_THREADS), 4096)
         self.histogram((blocks,), (ONESWEEP_THREADS,), (keys, total, np.int32(self.passes), counts))
         self.offsets((self.passes,), (256,), (counts,))
-        ring = cupy.empty(ONESWEEP_RING * 256, cupy.uint64)
-        counters = cupy.empty(2, cupy.int32)
-        partitions = (-(-count // (ONESWEEP_THREADS * ONESWEEP_ITEMS)),)
+        partitions = -(-count // (ONESWEEP_THREADS * ONESWEEP_ITEMS))
+        slots = min(partitions, self.ring)
+        ring = cupy.empty(slots * 256, cupy.uint64)  # the look-back's words, a ring of partitions
+        counters = cupy.empty(2, cupy.int32)  # the next partition to hand out, and the tail
         buffers = [cupy.empty(count, keys.dtype), cupy.empty(count, keys.dtype)]
         source = keys
         for step in range(self.passes):
@@ -174,6 +166,7 @@ class OnesweepSort(KernelSort):
             counters.data.memset_async(0, counters.nbytes)
             target = buffers[step % 2]
             digits = (np.int32(RADIX_BITS * step), counts[step * 256 :])
-            self.one_pass(partitions, (ONESWEEP_THREADS,), (source, target, total, *digits, ring, counters))
+            table = (ring, np.int32(slots), counters)
+            self.one_pass((partitions,), (ONESWEEP_THREADS,), (source, target, total, *digits, *table))
             source = target
         return source

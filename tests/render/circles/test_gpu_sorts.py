@@ -6,7 +6,8 @@ keys of fewer bits. Every buffer the sorts allocate starts poisoned, so a key le
 import numpy as np
 import pytest
 
-from render.circles.sorts import SORTS, key_dtype, make_sorter
+from render.circles.constants import ONESWEEP_MAX_LOOK_BACK, ONESWEEP_RING, ONESWEEP_TAIL_GROUP
+from render.circles.sorts import SORTS, OnesweepSort, key_dtype, make_sorter
 from render.circles.variants import SORT_KEYS
 
 pytestmark = pytest.mark.gpu
@@ -92,5 +93,24 @@ def test_the_sort_bench_times_every_sort_on_random_and_scene_keys():
     rows = run_sort_bench(counts=(2**16,), scenes=("rand10k",), runs=2)
     assert [(row.keys, row.sort) for row in rows] == [("random", s) for s in SORTS] + [("rand10k", s) for s in SORTS]
     assert all(row.ms > 0 and row.extra_bytes >= row.count * 4 for row in rows)
-    onesweep = [row for row in rows if row.sort == "onesweep"]
-    assert all(row.extra_bytes >= 2**21 for row in onesweep)  # the look-back ring, whatever the count
+
+
+def test_onesweeps_look_back_ring_takes_the_same_memory_for_more_keys():
+    from render.circles.sort_bench import run_sort_bench
+
+    counts = (2**23, 2**24)  # 2048 and 4096 partitions: the ring's most, and twice that
+    rows = run_sort_bench(counts=counts, scenes=(), sorts=("onesweep",), runs=1)
+    beside_keys = [row.extra_bytes - 2 * row.count * 4 for row in rows]  # less its two arrays of keys
+    assert beside_keys[0] == beside_keys[1] <= ONESWEEP_RING * 256 * 8 + 2**16, beside_keys
+
+
+@pytest.mark.parametrize("key_defines", SORT_KEYS, ids=["32-bit", "64-bit"])
+def test_onesweep_with_the_smallest_ring_reuses_it_and_still_sorts(key_defines, poisoned_allocations):
+    import cupy
+
+    dtype = key_dtype(key_defines)
+    sorter = OnesweepSort(key_defines, ring=ONESWEEP_MAX_LOOK_BACK + ONESWEEP_TAIL_GROUP).sort
+    for pattern in PATTERNS:
+        host = make_keys(pattern, 2**20 + 3, dtype)  # 257 partitions through a ring of 96
+        got = sorter(cupy.asarray(host))
+        assert np.array_equal(cupy.asnumpy(got), np.sort(host, kind="stable")), pattern
