@@ -6,28 +6,28 @@
 // onesweep_offsets    turns each pass's counts into the exclusive offsets where its digits start;
 // onesweep_pass       a block per partition of ONESWEEP_ITEMS * ONESWEEP_THREADS keys (numbered in
 //                     the order blocks start, by a ticket): each warp ranks its keys by digit
-//                     (__match_any_sync groups a round's lanes of one digit; a warp's counters in
-//                     shared memory carry the rank over rounds), the block publishes how many keys
+//                     (eight ballots and one for past-the-end keys group a round's lanes of one
+//                     digit; a warp's counters in shared memory carry the rank over rounds), the block publishes how many keys
 //                     of each digit it has, and finds how many keys of each digit the partitions
 //                     before it hold by a chained scan with decoupled look-back; the keys are then
 //                     placed in shared memory in digit order and written to consecutive addresses.
 //
 // The look-back's status table is a ring of `slots` partitions (ONESWEEP_RING, fewer for fewer
-// partitions; see the circle constants), so its memory does not grow with the number of keys. A word per (slot,
-// digit): flag (2 bits: aggregate or inclusive prefix), the partition's number + 1 (30 bits) and
-// a count (32 bits). A look-back goes at most ONESWEEP_MAX_LOOK_BACK partitions back: there it
-// waits for an inclusive prefix. The tail counts the partitions that are finished, in groups of
-// ONESWEEP_TAIL_GROUP: a group's partitions add themselves in any order, once every earlier group
-// has (one wait per group, not per partition, keeps the tail from becoming a chain of waits). A
-// partition writes a slot only once the tail has passed every partition that may still read the
-// slot's previous owner, so a look-back never finds its word overwritten.
+// partitions; see the circle constants), so its memory does not grow with the number of keys. A
+// word per (slot, digit): flag (2 bits: aggregate or inclusive prefix), the partition's number + 1
+// (30 bits) and a count (32 bits). A look-back goes at most ONESWEEP_MAX_LOOK_BACK partitions back:
+// there it waits for an inclusive prefix. The ring's tail is a mark per slot: the number + 1 of the
+// last partition there to finish its look-back. A partition writes a slot only once the partitions
+// that may still read the slot's previous owner (the ONESWEEP_MAX_LOOK_BACK after it) are marked,
+// so a look-back never finds its word overwritten, and no partition waits for a later one. (A
+// tail counter moved in partition order cost about a microsecond a partition, a chain of waits:
+// 45 ms for 2^26 keys; moved in groups of 32, still 0.6 ms of 3.)
 //
 // Stable: within a partition keys are ranked in index order (warp, round, lane), and partitions
 // in their order. Build with -DKEY_T=unsigned int|unsigned long long.
 #include "block_scan.cuh"
 
-#if !defined(ONESWEEP_THREADS) || !defined(ONESWEEP_ITEMS) || !defined(ONESWEEP_RING) || \
-    !defined(ONESWEEP_MAX_LOOK_BACK) || !defined(ONESWEEP_TAIL_GROUP)
+#if !defined(ONESWEEP_THREADS) || !defined(ONESWEEP_ITEMS) || !defined(ONESWEEP_RING) || !defined(ONESWEEP_MAX_LOOK_BACK)
 #error "build through render.circles.constants.load_circle_module, which defines the shared constants"
 #endif
 
@@ -40,9 +40,9 @@
 #define FLAG_INCLUSIVE 2ULL
 
 static_assert(ONESWEEP_THREADS == RADIX, "a thread per digit publishes and looks back");
-static_assert((ONESWEEP_TAIL_GROUP & (ONESWEEP_TAIL_GROUP - 1)) == 0, "the tail's group is a power of two");
+static_assert(ONESWEEP_MAX_LOOK_BACK <= ONESWEEP_THREADS, "a thread per partition checks the marks");
 // A partition that waits for a slot then waits only for earlier partitions (no deadlock).
-static_assert(ONESWEEP_RING >= ONESWEEP_MAX_LOOK_BACK + ONESWEEP_TAIL_GROUP, "a ring too small for the look-back");
+static_assert(ONESWEEP_RING > ONESWEEP_MAX_LOOK_BACK, "a ring too small for the look-back");
 
 __device__ __forceinline__ unsigned long long status_word(unsigned long long flag, int partition, unsigned count) {
     return (flag << 62) | ((unsigned long long)(partition + 1) << 32) | count;
@@ -94,11 +94,11 @@ __device__ unsigned look_back(const unsigned long long* ring, int slots, int par
 }
 
 // One pass over the digit at `shift`: `keys` into `sorted`. `offsets` are the pass's RADIX digit
-// offsets; `ring` is slots * RADIX zeroed status words; `counters` two zeroed ints (the next
-// partition to hand out, and the tail).
+// offsets; `ring` is slots * RADIX zeroed status words and `marks` slots zeroed ints (the tail);
+// `ticket` a zeroed int, the next partition to hand out.
 extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
     onesweep_pass(const KEY_T* keys, KEY_T* sorted, long long count, int shift, const unsigned* offsets,
-                  unsigned long long* ring, int slots, int* counters) {
+                  unsigned long long* ring, int* marks, int slots, int* ticket_counter) {
     __shared__ KEY_T staged[PARTITION];
     __shared__ unsigned warp_counts[WARPS][RADIX + 1];  // the last bin: keys past the end
     __shared__ unsigned digit_start[RADIX];  // where each digit's keys start in `staged`
@@ -106,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
     __shared__ unsigned warp_sums[33];
     __shared__ int ticket;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    if (t == 0) ticket = atomicAdd(&counters[0], 1);
+    if (t == 0) ticket = atomicAdd(ticket_counter, 1);
     for (int i = t; i < WARPS * (RADIX + 1); i += ONESWEEP_THREADS) (&warp_counts[0][0])[i] = 0;
     __syncthreads();
     const int partition = ticket;
@@ -122,20 +122,27 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
         const long long index = first + round * 32 + lane;
         key[round] = index < count ? keys[index] : (KEY_T)0;
         digit[round] = index < count ? digit_of(key[round], shift) : RADIX;
-        const unsigned peers = __match_any_sync(0xffffffffu, digit[round]);
-        const unsigned before = warp_counts[warp][digit[round]];
-        __syncwarp();
-        if (lane == __ffs(peers) - 1) warp_counts[warp][digit[round]] = before + __popc(peers);
-        __syncwarp();
+        unsigned peers = 0xffffffffu;  // the lanes whose digit is this lane's (nine bits: RADIX too)
+#pragma unroll
+        for (int bit = 0; bit < 9; ++bit) {
+            const bool set = (digit[round] >> bit) & 1;
+            const unsigned votes = __ballot_sync(0xffffffffu, set);
+            peers &= set ? votes : ~votes;
+        }
+        // The group's first lane adds the group to the warp's counter; every lane gets the old count.
+        const int leader = __ffs(peers) - 1;
+        unsigned old = 0;
+        if (lane == leader) old = atomicAdd(&warp_counts[warp][digit[round]], __popc(peers));
+        const unsigned before = __shfl_sync(0xffffffffu, old, leader);
         rank[round] = before + __popc(peers & lower_lanes);
     }
-    // The slot's previous owner may be read by the partitions up to ONESWEEP_MAX_LOOK_BACK after it:
-    // all of them must be finished (the tail's whole groups count, as only they are in order).
-    if (t == 0 && partition >= slots) {
-        const int finished = partition - slots + ONESWEEP_MAX_LOOK_BACK + 1;
-        while ((*(volatile int*)&counters[1] & -ONESWEEP_TAIL_GROUP) < finished) {
+    // The slot's previous owner may be read by the ONESWEEP_MAX_LOOK_BACK partitions after it, a
+    // thread checks each one's mark (or a later owner's, which came after it).
+    if (partition >= slots && t < ONESWEEP_MAX_LOOK_BACK) {
+        const int reader = partition - slots + 1 + t;
+        while (*(volatile int*)&marks[reader % slots] <= reader) {
         }
-        __threadfence();  // pairs with the fence before the tail moves: their reads came first
+        __threadfence();  // pairs with the fence before the mark: their reads came first
     }
     __syncthreads();
 
@@ -161,6 +168,10 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
     digit_start[t] = start;
     digit_base[t] -= start;
     __syncthreads();
+    if (t == 0) {  // the look-back is over: the slots it read may be reused
+        __threadfence();
+        atomicExch(&marks[partition % slots], partition + 1);
+    }
 
     // The keys in digit order in shared memory, then out to consecutive addresses.
 #pragma unroll
@@ -170,13 +181,5 @@ extern "C" __global__ void __launch_bounds__(ONESWEEP_THREADS)
     for (unsigned i = t; i < block_total; i += ONESWEEP_THREADS) {
         const KEY_T k = staged[i];
         sorted[digit_base[digit_of(k, shift)] + i] = k;
-    }
-
-    // Finished: the tail moves on once every earlier group has (the look-back's reads come first).
-    if (t == 0) {
-        while ((*(volatile int*)&counters[1] & -ONESWEEP_TAIL_GROUP) != (partition & -ONESWEEP_TAIL_GROUP)) {
-        }
-        __threadfence();
-        atomicAdd(&counters[1], 1);
     }
 }

@@ -21,7 +21,6 @@ from render.circles.constants import (
     ONESWEEP_ITEMS,
     ONESWEEP_MAX_LOOK_BACK,
     ONESWEEP_RING,
-    ONESWEEP_TAIL_GROUP,
     ONESWEEP_THREADS,
     load_circle_module,
 )
@@ -135,7 +134,7 @@ class OnesweepSort(KernelSort):
 
     def __init__(self, key_defines: Defines, key_bits: int | None = None, ring: int = ONESWEEP_RING) -> None:
         super().__init__(key_defines)
-        assert ONESWEEP_MAX_LOOK_BACK + ONESWEEP_TAIL_GROUP <= ring <= ONESWEEP_RING, ring
+        assert ONESWEEP_MAX_LOOK_BACK < ring <= ONESWEEP_RING, ring
         self.ring = ring
         module = self.module
         width = np.dtype(self.dtype).itemsize * 8
@@ -158,15 +157,16 @@ class OnesweepSort(KernelSort):
         partitions = -(-count // (ONESWEEP_THREADS * ONESWEEP_ITEMS))
         slots = min(partitions, self.ring)
         ring = cupy.empty(slots * 256, cupy.uint64)  # the look-back's words, a ring of partitions
-        counters = cupy.empty(2, cupy.int32)  # the next partition to hand out, and the tail
+        marks = cupy.empty(slots, cupy.int32)  # the ring's tail: who last finished a look-back there
+        ticket = cupy.empty(1, cupy.int32)  # the next partition to hand out
         buffers = [cupy.empty(count, keys.dtype), cupy.empty(count, keys.dtype)]
         source = keys
         for step in range(self.passes):
-            ring.data.memset_async(0, ring.nbytes)
-            counters.data.memset_async(0, counters.nbytes)
+            for zeroed in (ring, marks, ticket):
+                zeroed.data.memset_async(0, zeroed.nbytes)
             target = buffers[step % 2]
             digits = (np.int32(RADIX_BITS * step), counts[step * 256 :])
-            table = (ring, np.int32(slots), counters)
+            table = (ring, marks, np.int32(slots), ticket)
             self.one_pass((partitions,), (ONESWEEP_THREADS,), (source, target, total, *digits, *table))
             source = target
         return source

@@ -6,7 +6,7 @@ keys of fewer bits. Every buffer the sorts allocate starts poisoned, so a key le
 import numpy as np
 import pytest
 
-from render.circles.constants import ONESWEEP_MAX_LOOK_BACK, ONESWEEP_RING, ONESWEEP_TAIL_GROUP
+from render.circles.constants import ONESWEEP_MAX_LOOK_BACK, ONESWEEP_RING
 from render.circles.sorts import SORTS, OnesweepSort, key_dtype, make_sorter
 from render.circles.variants import SORT_KEYS
 
@@ -109,8 +109,8 @@ def test_onesweep_with_the_smallest_ring_reuses_it_and_still_sorts(key_defines, 
     import cupy
 
     dtype = key_dtype(key_defines)
-    sorter = OnesweepSort(key_defines, ring=ONESWEEP_MAX_LOOK_BACK + ONESWEEP_TAIL_GROUP).sort
+    sorter = OnesweepSort(key_defines, ring=ONESWEEP_MAX_LOOK_BACK + 1).sort
     for pattern in PATTERNS:
-        host = make_keys(pattern, 2**20 + 3, dtype)  # 257 partitions through a ring of 96
+        host = make_keys(pattern, 2**20 + 3, dtype)  # 257 partitions through a ring of 65
         got = sorter(cupy.asarray(host))
         assert np.array_equal(cupy.asnumpy(got), np.sort(host, kind="stable")), pattern
