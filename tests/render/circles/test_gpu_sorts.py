@@ -98,7 +98,7 @@ def test_the_sort_bench_times_every_sort_on_random_and_scene_keys():
 def test_onesweeps_look_back_ring_takes_the_same_memory_for_more_keys():
     from render.circles.sort_bench import run_sort_bench
 
-    counts = (2**23, 2**24)  # 2048 and 4096 partitions: the ring's most, and twice that
+    counts = (2**24, 2**25)  # 4096 and 8192 partitions: the ring's most, and twice that
     rows = run_sort_bench(counts=counts, scenes=(), sorts=("onesweep",), runs=1)
     beside_keys = [row.extra_bytes - 2 * row.count * 4 for row in rows]  # less its two arrays of keys
     assert beside_keys[0] == beside_keys[1] <= ONESWEEP_RING * 256 * 8 + 2**16, beside_keys
