@@ -11,6 +11,7 @@ from collections.abc import Callable
 from app import __version__
 from app.outputs import output_name
 from app.recording import GIF_FPS
+from render.circles import sort_bench
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
 from render.spheres.constants import MAX_CONSTANT_SPHERES
@@ -276,6 +277,22 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")
     bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+
+    sortbench = _subcommand(
+        sub, "sortbench", "time tile-sort's sorts (cub, onesweep, merge) on random keys and on scenes' binning keys"
+    )
+    powers = [count.bit_length() - 1 for count in sort_bench.SORT_BENCH_COUNTS]
+    counts = f"default 2^{powers[0]} ... 2^{powers[-1]}"
+    _number(sortbench, "--counts", limits.SORT_KEY_COUNT, "random 32-bit key counts", shown=counts, nargs="+")
+    scenes = " ".join(sort_bench.SORT_BENCH_SCENES)
+    sortbench.add_argument(
+        "--scenes", nargs="*", help=f"circle scenes whose binning keys are sorted (default: {scenes}; none: no scene)"
+    )
+    sortbench.add_argument("--sorts", nargs="+", choices=sort_bench.SORTS, help="default: all of them")
+    _number(sortbench, "--runs", limits.BENCH_RUNS, "timed calls, the median kept", shown=f"default {sort_bench.RUNS}")
+    sortbench.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
+    sortbench.add_argument("--chart", type=png, help="also draw keys/s and extra memory against the key count")
+    sortbench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
     gui = _subcommand(
         sub, "gui", "open the app with these options; with --frames N, run N frames and exit (scripts, screenshots)"

@@ -17,7 +17,7 @@ from app.progress import frame_bar, step_bar
 from app.record_command import check_frame_names, default_gif, frame_range, record_frames, recording_folder
 from app.recording import GIF_FPS, write_gif
 from render.core import limits
-from render.core.gpu import gpu_problem
+from render.core.gpu import gpu_name, gpu_problem
 from render.core.image_io import write_png, write_raw, write_text_file
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
 from render.core.renderer import NoGpu, Renderer, render_frame
@@ -234,6 +234,35 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sortbench(args: argparse.Namespace) -> int:
+    """tile-sort's sorts timed on random keys and on scenes' binning keys (circles only)."""
+    from render.circles import sort_bench
+
+    circles = KINDS[DEFAULT_KIND]
+    scenes = tuple(args.scenes) if args.scenes is not None else sort_bench.SORT_BENCH_SCENES
+    for name in scenes:
+        circles.scene_loader(name, 0, None)  # an unknown name is a usage error now, not after the work
+    placements = claim_outputs([args.json, args.chart], args.overwrite)
+    _require_gpu("sortbench, which times GPU sorts,")
+    runs = args.runs or sort_bench.RUNS
+    counts, sorts = tuple(args.counts or sort_bench.SORT_BENCH_COUNTS), tuple(args.sorts or sort_bench.SORTS)
+    with step_bar("sortbench") as bar:
+        rows = sort_bench.run_sort_bench(counts, scenes, sorts, runs, bar.progress)
+    gpu = gpu_name()
+    for line in sort_bench.table_lines(rows, gpu, runs):
+        print(line)
+    payload = sort_bench.payload(rows, gpu, runs)
+    if args.json:
+        write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
+        print(f"wrote {args.json}")
+    if args.chart:
+        from render.circles.sort_chart import sort_bench_chart
+
+        title = f"{gpu}: tile-sort's sorts, median of {runs} calls (CUDA events)"
+        print(f"wrote {sort_bench_chart(payload['rows'], args.chart, title, placements[args.chart])}")
+    return 0
+
+
 def cmd_scene_save(args: argparse.Namespace) -> int:
     """A built-in scene of ``--renderer``'s kind (circles by default) as a scene file."""
     kind = _kind_of(args)
@@ -323,6 +352,7 @@ COMMANDS = {
     "record": cmd_record,
     "check": cmd_check,
     "bench": cmd_bench,
+    "sortbench": cmd_sortbench,
     "gui": cmd_gui,
     "save": cmd_scene_save,
 }

@@ -27,4 +27,4 @@ def circle_builds(choice: VariantChoice, scene: CircleScene, width: int, height:
     if scene.animation != "none":
         builds.append(("animate.cu", dict(CUDA_DEFINES)))
     builds.append((spec.source, {**CUDA_DEFINES, **defines, **extra}))
-    return builds + strategy.library_builds(extra)
+    return builds + strategy.extra_builds(choice, extra)

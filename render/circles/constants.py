@@ -9,8 +9,29 @@ CHUNK = 1024  # circles a tile-warp binning block takes at a time: one bit each 
 MAX_BINS = 256  # tile-warp's coarse bins per image: the count pass keeps one shared counter per bin
 SCAN_BLOCKS = 256  # binning blocks that scan_bin_counts can scan: one thread each
 BIN_ENTRY_FLOATS = 4  # a bin-list entry: float x, y, r and the circle's int index (one 16-byte load)
+MERGE_SEGMENT = 1024  # keys the merge sort's first phase sorts in one block's shared memory
+MERGE_SAMPLE_STRIDE = 128  # keys between two samples of the merge sort's second phase (and its block)
+ONESWEEP_THREADS = 256  # threads of a Onesweep block: one per 8-bit digit when it publishes and looks back
+ONESWEEP_ITEMS = 16  # keys a thread ranks per pass: a partition is 4096 keys
+# Onesweep's look-back table: a ring of this many partitions, 2 KiB each (256 digits x 8 bytes), so
+# 8 MiB whatever the number of keys. A partition waits for its slot while the partitions up to
+# ONESWEEP_MAX_LOOK_BACK after the slot's last owner have not finished their look-back: on an H100,
+# 2^26 keys sort in 2.98 ms with 2048 slots, 2.74 ms with 4096.
+ONESWEEP_RING = 4096
+ONESWEEP_MAX_LOOK_BACK = 64  # partitions a look-back reads at most: there it waits for an inclusive prefix
 
-CUDA_DEFINES = dict(CHUNK=CHUNK, MAX_BINS=MAX_BINS, SCAN_BLOCKS=SCAN_BLOCKS, BIN_ENTRY_FLOATS=BIN_ENTRY_FLOATS)
+CUDA_DEFINES = dict(
+    CHUNK=CHUNK,
+    MAX_BINS=MAX_BINS,
+    SCAN_BLOCKS=SCAN_BLOCKS,
+    BIN_ENTRY_FLOATS=BIN_ENTRY_FLOATS,
+    MERGE_SEGMENT=MERGE_SEGMENT,
+    MERGE_SAMPLE_STRIDE=MERGE_SAMPLE_STRIDE,
+    ONESWEEP_THREADS=ONESWEEP_THREADS,
+    ONESWEEP_ITEMS=ONESWEEP_ITEMS,
+    ONESWEEP_RING=ONESWEEP_RING,
+    ONESWEEP_MAX_LOOK_BACK=ONESWEEP_MAX_LOOK_BACK,
+)
 
 
 # ``shaders/<source>`` compiled with the shared constants and ``defines`` (cached).

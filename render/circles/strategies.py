@@ -11,9 +11,10 @@ import numpy as np
 
 from render.circles.constants import load_circle_module
 from render.circles.device_scene import DeviceScene
+from render.circles.sorts import key_dtype, make_sorter, sort_builds
 from render.circles.variants import SORT_KEYS, VARIANTS
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
-from render.core.kernels import LIBRARY, load_module
+from render.core.kernels import load_module
 from render.core.module_cache import Build
 from render.core.renderer import RendererUnavailable
 from render.core.variants import Defines, VariantChoice
@@ -54,8 +55,9 @@ class Strategy:
         return {}
 
     @classmethod
-    def library_builds(cls, scene_defines: Defines) -> list[Build]:
-        """The library kernels (``kernels.LIBRARY`` builds) the variant calls, given its scene defines."""
+    def extra_builds(cls, choice: VariantChoice, scene_defines: Defines) -> list[Build]:
+        """What the variant loads beside its own module (library kernels, ``kernels.LIBRARY``
+        builds, or modules of its options), given its scene defines."""
         return []
 
     def prepare(self, scene: DeviceScene, width: int, height: int) -> None:
@@ -66,7 +68,7 @@ class Strategy:
         self.build_defines = extra
         self.module = load_circle_module(self.spec.source, **self.defines, **extra)
         self.kernel = self.module.get_function(self.spec.kernel)
-        for source, defines in self.library_builds(extra):
+        for source, defines in self.extra_builds(self.choice, extra):
             load_module(source, **defines)
 
     def bin(self, scene: DeviceScene, width: int, height: int) -> None:
@@ -124,20 +126,22 @@ class TileSort(TileBlock):
         return SORT_KEYS[int(tiles_x * tiles_y * scene.count >= 2**32)]
 
     @classmethod
-    def library_builds(cls, scene_defines):
-        return [(LIBRARY + "sort", {"KEY_T": scene_defines["KEY_T"]})]
+    def extra_builds(cls, choice, scene_defines):
+        return sort_builds(choice.option("sort"), scene_defines)
 
     def prepare(self, scene, width, height):
         tile = self.int_define("TILE")
         self.grid = grid_2d(width, height, (tile, tile))
         super().prepare(scene, width, height)
-        # The host's type for the kernel's KEY_T, in the order of SORT_KEYS.
-        self.key_dtype = (np.uint32, np.uint64)[SORT_KEYS.index(self.build_defines)]
+        self.key_dtype = key_dtype(self.build_defines)
+        tiles = self.grid[0] * self.grid[1]
+        self.key_bits = max(tiles * scene.count - 1, 1).bit_length()  # keys are tile * count + circle
+        self.sort = make_sorter(self.choice.option("sort"), self.build_defines, self.key_bits)
 
-    def bin(self, scene, width, height):
+    def emit_keys(self, scene, width: int, height: int):
+        """The frame's (tile, circle) keys, unsorted: CuPy, ``KEY_T`` (pairs,), circle order."""
         import cupy
 
-        tiles = self.grid[0] * self.grid[1]
         geometry = (scene.position, scene.radius, np.int32(scene.count), np.int32(width), np.int32(height))
         counts = cupy.empty(scene.count, cupy.int32)
         self.module.get_function("count_tiles")(grid_1d(scene.count), (THREADS_1D,), (*geometry, counts))
@@ -148,7 +152,14 @@ class TileSort(TileBlock):
             raise RendererUnavailable(problem)
         keys = cupy.empty(pairs, self.key_dtype)
         self.module.get_function("emit_tile_keys")(grid_1d(scene.count), (THREADS_1D,), (*geometry, ends, keys))
-        self.keys = cupy.sort(keys)  # CuPy sorts integer keys with Thrust, which runs CUB's radix sort
+        return keys
+
+    def bin(self, scene, width, height):
+        import cupy
+
+        tiles = self.grid[0] * self.grid[1]
+        self.keys = self.sort(self.emit_keys(scene, width, height))
+        pairs = len(self.keys)
         self.tile_first = cupy.empty(tiles + 1, cupy.int64)
         self.module.get_function("tile_ranges")(
             grid_1d(tiles + 1),

@@ -25,6 +25,13 @@ SCAN = Option(
     "work-efficient up/down sweep, or Hillis-Steele's step-efficient doubling",
 )
 SMALL_TILES = Option(("16", "32"), "TILE", about="pixels per side of a screen tile, one thread block each")
+KEY_SORT = Option(
+    ("cub", "onesweep", "merge"),
+    about="how the (tile, circle) keys are sorted: CUB's radix sort (through CuPy); Onesweep, the same "
+    "idea written here (8-bit digits, one kernel a pass, a chained scan with decoupled look-back); or "
+    "the CUDA samples' merge sort (blocks sort 1024 keys in shared memory, then sorted runs merge "
+    "pairwise, split at sampled ranks). The pixels are the same, the binning stage's time is not",
+)
 # tile-sort's keys are tile * N + circle: 32 bits when they fit halve the bytes the sort moves.
 SORT_KEYS: tuple[Defines, ...] = ({"KEY_T": "unsigned int"}, {"KEY_T": "unsigned long long"})
 # Snowflakes blend through expf; flat colors use a fused multiply-add only where it rounds exactly.
@@ -57,7 +64,7 @@ VARIANTS = VariantTable(
             source="render_tile_sort.cu",
             kernel="render_tile_sort",
             launch="tile-sort",
-            options={"tile": SMALL_TILES, "test": TILE_TEST},
+            options={"tile": SMALL_TILES, "test": TILE_TEST, "sort": KEY_SORT},
             scene_defines=SORT_KEYS,
         ),
         VariantSpec(
@@ -93,3 +100,5 @@ VARIANTS = VariantTable(
 
 # Kernels every variant uses beside its own: the clear and pair count, and the animation rules.
 SUPPORT_SOURCES = ("image_ops.cu", "animate.cu")
+# tile-sort's sorts of our own, built for each key type of SORT_KEYS.
+SORT_SOURCES = ("sort_onesweep.cu", "sort_merge.cu")

@@ -75,6 +75,8 @@ BENCH_FRAMES = Limit("frames", 1, 1000)
 # The app's Record control: at least two frames make an animation; a thousand at 25 fps is 40 s.
 RECORD_FRAMES = Limit("frames to record", 2, 1000)
 BENCH_RUNS = Limit("runs", 1, 100)
+# sortbench's random keys: 2^28 uint32 keys are 1 GiB, and a sort holds two or three such arrays.
+SORT_KEY_COUNT = Limit("key count", 2, 2**28)
 # The circle bench's defaults (the course protocol's image size; frames a run; runs, the best kept).
 BENCH_DEFAULT_SIZE, BENCH_DEFAULT_FRAMES, BENCH_DEFAULT_RUNS = 1024, 4, 3
 GUI_FRAMES = Limit("frames", 1, 10_000_000)

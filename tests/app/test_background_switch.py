@@ -183,7 +183,7 @@ def test_a_compile_error_is_one_status_line_and_keeps_the_old_renderer(session, 
     frames_until_landed(session)
     assert (
         session.status
-        == 'cannot compile tile-sort:test=box,tile=16: tile-sort.cu(12): error: identifier "TIEL" is undefined'
+        == 'cannot compile tile-sort:sort=cub,test=box,tile=16: tile-sort.cu(12): error: identifier "TIEL" is undefined'
     )
     assert session.renderer is renderer and session.variant.label() == "auto" and session.settings.variant == "auto"
     assert np.array_equal(shown_colour(session), colour("auto"))

@@ -52,7 +52,7 @@ def test_switching_scene_and_variant_through_the_session(app, run_until_shown, e
     screen = run_until_shown(app)
     assert np.array_equal(frame_in_window(app, screen), expected_rgb8("pattern", 256))
     assert app.session.set_variant("tile-sort:tile=32")
-    assert app.session.settings.variant == "tile-sort:test=box,tile=32"
+    assert app.session.settings.variant == "tile-sort:sort=cub,test=box,tile=32"
 
 
 def test_dropped_scene_file_opens(app, tmp_path, run_until_shown, expected_rgb8):

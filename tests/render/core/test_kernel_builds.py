@@ -11,7 +11,7 @@ import pytest
 from render.circles.auto import choose_auto
 from render.circles.constants import CUDA_DEFINES as CIRCLE_DEFINES
 from render.circles.renderer import STRATEGIES
-from render.circles.variants import SUPPORT_SOURCES, VARIANTS
+from render.circles.variants import SORT_SOURCES, SUPPORT_SOURCES, VARIANTS
 from render.core import kernels
 from render.core.kernels import LIBRARY
 from render.core.kind import Look
@@ -42,7 +42,8 @@ def circles(count, shading="flat", color=None, seed=1):
 
 def variant_defines(builds):
     """The row's build of ``builds`` (the support modules dropped), its shared constants removed."""
-    ours = [build for build in builds if build[0] not in SUPPORT_SOURCES and not build[0].startswith(LIBRARY)]
+    others = (*SUPPORT_SOURCES, *SORT_SOURCES)
+    ours = [build for build in builds if build[0] not in others and not build[0].startswith(LIBRARY)]
     (source, defines), *others = ours
     assert not others
     return source, {key: value for key, value in defines.items() if key not in CIRCLE_DEFINES}
@@ -162,12 +163,20 @@ def test_a_sphere_load_compiles_exactly_its_builds(recording_cache):
             assert recording_cache == expected, (name, view)
 
 
-def test_tile_sort_asks_for_the_sort_of_its_key_type_as_a_library_build():
-    scene = build_scene("rand10k")
-    for label, key in (("tile-sort", "unsigned int"), ("tile-scan", None), ("tile-warp", None)):
+def test_tile_sort_asks_for_its_sort_of_its_key_type():
+    scene, big = build_scene("rand10k"), build_scene("rand1M")
+    merge = ("sort_merge.cu", {**CIRCLE_DEFINES, "KEY_T": "unsigned int"})
+    for label, sort_build in (
+        ("tile-sort", (LIBRARY + "sort", {"KEY_T": "unsigned int"})),
+        ("tile-sort:sort=merge", merge),
+        ("tile-scan", None),
+        ("tile-warp", None),
+    ):
         builds = CIRCLES.kernel_builds(CIRCLES.variants.parse(label), scene, 512, Look())
-        library = [build for build in builds if build[0].startswith(LIBRARY)]
-        assert library == ([(LIBRARY + "sort", {"KEY_T": key})] if key else []), label
+        sorts = [build for build in builds if build[0].startswith(LIBRARY) or build[0] in SORT_SOURCES]
+        assert sorts == ([sort_build] if sort_build else []), label
+    wide = CIRCLES.kernel_builds(CIRCLES.variants.parse("tile-sort:sort=merge,tile=16"), big, 4096, Look())
+    assert ("sort_merge.cu", {**CIRCLE_DEFINES, "KEY_T": "unsigned long long"}) in wide  # 4096 tiles x 10^6
 
 
 def test_a_library_build_that_is_not_known_is_refused():

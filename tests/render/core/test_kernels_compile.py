@@ -1,5 +1,6 @@
 """Every .cu file builds for sm_90 with the same options the app gives NVRTC (no GPU needed): each
-kind's support kernels, and every build of every row of its variant table (render/kinds.py)."""
+kind's support kernels, tile-sort's sorts for each key type, and every build of every row of its
+variant table (render/kinds.py)."""
 
 import os
 import shutil
@@ -8,6 +9,7 @@ import subprocess
 import pytest
 
 from render.circles import constants as circle_constants
+from render.circles.variants import SORT_KEYS, SORT_SOURCES
 from render.circles.variants import SUPPORT_SOURCES as CIRCLE_SUPPORT
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.kernels import nvcc_command
@@ -32,6 +34,9 @@ def builds():
             if spec.source:
                 for defines in spec.builds():
                     yield spec.source, {**shared, **defines}
+    for source in SORT_SOURCES:
+        for keys in SORT_KEYS:
+            yield source, {**circle_constants.CUDA_DEFINES, **keys}
 
 
 BUILDS = list(builds())
