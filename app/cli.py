@@ -56,7 +56,7 @@ def _signals_unwind():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    names = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    names = stops.SIGNALS
     stopped = []
 
     def ignore(_signum, _frame):

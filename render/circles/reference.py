@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import forkserver, resource_tracker
 
 import numpy as np
 
@@ -109,10 +110,11 @@ class _Abandoned(Exception):
 
 def _start_worker(scene: CircleScene, stop, done) -> None:
     global _WORKER
-    # A terminal's Ctrl-C reaches the whole process group; the command stops the workers (``stop``).
-    # The forkserver's preload has them ignore it already, unless another part of the process
-    # started the forkserver first.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A stop sent to the whole process group reaches the workers too; the command stops them through
+    # ``stop``. The forkserver's preload has them ignore it already, unless another part of the
+    # process started the forkserver first.
+    for number in stops.SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
     _WORKER = _Worker(scene, stop, done)
 
 
@@ -167,6 +169,17 @@ def worker_context() -> multiprocessing.context.ForkServerContext:
     OpenGL threads, which a forked child must not inherit) that preloads ``worker_preload``."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["__main__", "render.circles.worker_preload"])  # a no-op once it runs
+    # Started with the stops blocked, the forkserver and multiprocessing's resource tracker begin
+    # immune to one sent to the whole process group: the preload then ignores them, and the tracker
+    # ignores SIGINT and SIGTERM and keeps SIGHUP blocked. A stop that reaches this process meanwhile
+    # waits, blocked, until the mask is restored. The tracker is started on its own first: starting
+    # it unblocks SIGINT and SIGTERM in this thread.
+    for start in (resource_tracker.ensure_running, forkserver.ensure_running):
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, stops.SIGNALS)
+        try:
+            start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     return context
 
 

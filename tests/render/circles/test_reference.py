@@ -1,8 +1,8 @@
 """The CPU reference circle renderer: the cleared background, the inclusive pixel test and clamped
 pixel boxes, blending in index order, row 0 at the bottom, unclamped colours, the snowflake ramp,
-parallel bands equal to one serial pass, and worker processes that ignore Ctrl-C from their start."""
+parallel bands equal to one serial pass, and worker processes (and their forkserver) that ignore
+Ctrl-C, SIGTERM and SIGHUP from their start."""
 
-import subprocess
 import sys
 
 import numpy as np
@@ -100,10 +100,12 @@ def test_parallel_bands_equal_serial(name):
     assert np.array_equal(serial, parallel)
 
 
-def test_a_worker_process_ignores_ctrl_c_from_its_first_instant(probe_path):
-    # A terminal's Ctrl-C reaches the whole process group; a worker still starting up printed a
-    # KeyboardInterrupt traceback before the forkserver's preload had it ignore SIGINT.
-    result = subprocess.run(
-        [sys.executable, str(probe_path("worker_sigint_probe.py"))], capture_output=True, text=True, timeout=300
-    )
-    assert result.returncode == 0 and result.stdout == "ignored\n", result.stderr
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_to_the_group_while_the_forkserver_starts_harms_no_process(probe_path, run_own_group, name):
+    # A terminal's Ctrl-C or a supervisor's SIGTERM reaches the whole process group. Before, the
+    # forkserver still starting printed a KeyboardInterrupt traceback or died, a SIGHUP killed the
+    # resource tracker (its warnings and KeyErrors came at the command's exit), and a worker ignored
+    # only SIGINT: SIGTERM or SIGHUP killed it and left the pool waiting on the others forever.
+    result = run_own_group([sys.executable, str(probe_path("worker_signals_probe.py")), name], timeout=120)
+    assert result.stdout == "ignored: SIGINT SIGTERM SIGHUP\ntracker: running\n", result.stderr
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
