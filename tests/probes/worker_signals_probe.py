@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
-from render.circles.reference import worker_context  # noqa: E402
+from render.circles.band_pool import worker_context  # noqa: E402
 
 NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
 
