@@ -158,3 +158,59 @@ def test_a_stop_to_the_group_mid_frame_is_one_line(tmp_path, main_command, run_o
                 os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 128 + getattr(signal, name) and stderr == f"stopped by {name}\n", stderr
     assert not out.exists()
+
+
+# Runs the real entry point with a thread that the interpreter waits for at exit (as it waits for
+# CUDA's start) and that sends the signals meanwhile, and an exit call that sends one too, when the
+# interpreter's teardown has begun.
+_SIGNAL_DURING_EXIT = """
+import atexit, os, signal, sys, threading, time
+sys.path.insert(0, {root!r})
+from app.entry import main
+
+def signal_late(name):
+    os.kill(os.getpid(), getattr(signal, name))
+    time.sleep(0.2)
+
+atexit.register(signal_late, "{name}")  # registered first, so it runs after the exit calls of main
+code = main()
+threading.Thread(target=lambda: [signal_late(name) for name in ("{name}", "SIGINT", "SIGTERM")]).start()
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_during_the_exit_keeps_its_code_and_says_nothing(tmp_path, repo_root, name):
+    # Before, the command's handlers were gone once it had returned: SIGTERM and SIGHUP ended the
+    # process by the signal, and SIGINT printed a KeyboardInterrupt traceback from the exit.
+    script = _SIGNAL_DURING_EXIT.format(root=str(repo_root), name=name)
+    out = tmp_path / "r.png"
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "8", "--backend", "cpu"]
+    result = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and out.exists(), result.stderr
+    assert result.stderr == "backend: cpu (reference renderer)\n", result.stderr
+
+
+# The same through the entry point, with an object that sends SIGHUP when it is collected: kept in
+# the script's globals, it goes last, as the interpreter takes its modules down, after Python's own
+# signal handling has ended.
+_SIGNAL_AT_TEARDOWN = _SIGNAL_MID_WRITE.replace(
+    "from app.cli import main\nsys.exit(main(sys.argv[1:]))",
+    """from app.entry import main
+
+class SignalWhenCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGHUP)
+
+late = SignalWhenCollected()
+sys.exit(main())""",
+)
+
+
+def test_a_second_signal_during_the_exit_keeps_the_first_ones_code(tmp_path, repo_root):
+    # Before, a signal in the interpreter's last steps ended the process by that signal.
+    script = _SIGNAL_AT_TEARDOWN.format(root=str(repo_root), name="SIGTERM")
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
+    result = subprocess.run([*command, "--out", str(tmp_path / "r.png")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 128 + signal.SIGTERM, result.stderr
+    assert result.stderr.splitlines()[-1] == "stopped by SIGTERM" and "Traceback" not in result.stderr
