@@ -212,7 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()}; default 0)",
     )
-    render.add_argument("--out", type=png, help="PNG file or - (default <scene>_<frame>.png when no --raw)")
+    render.add_argument(
+        "--out",
+        type=png,
+        help="PNG file or - (default when no --raw: circles <scene>_<frame>.png, "
+        "spheres <scene>_<spheres|shaded>_<frame>.png, the frame in 4 digits)",
+    )
     render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 

@@ -97,7 +97,7 @@ class SphereKind:
         return estimated_seconds(scene, size, look.view or "classic", look.shading)
 
     def output_name(self, scene: SphereScene, frame: int, look: Look) -> str:
-        return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}.png"
+        return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}_{frame:04d}.png"
 
     def describe(self, scene: SphereScene, look: Look) -> str:
         return f"{scene.name}, {scene.count} spheres, {look.view or 'classic'}"

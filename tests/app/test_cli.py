@@ -100,3 +100,14 @@ def test_every_option_says_what_it_is_with_its_default_and_range():
             assert f"default {action.default}" in action.help or "default:" in action.help, f"{command} {option}"
         if getattr(action.type, "__qualname__", "").startswith("_within"):
             assert ".." in action.help, f"{command} {option} does not say its range"
+
+
+def _help(parser, command, option):
+    return next(action.help for name, flag, action in _options(parser) if (name, flag) == (command, option))
+
+
+def test_the_default_output_name_of_render_is_told_for_both_renderers():
+    from app.cli_args import build_parser
+
+    text = _help(build_parser(), "render", "--out")
+    assert "circles <scene>_<frame>.png" in text and "spheres <scene>_<spheres|shaded>_<frame>.png" in text
