@@ -11,6 +11,7 @@ from collections.abc import Callable
 from app import __version__
 from app.outputs import output_name
 from app.recording import GIF_FPS
+from app.settings import Settings
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
 from render.spheres.constants import MAX_CONSTANT_SPHERES
@@ -111,6 +112,11 @@ def _window_size(text: str) -> tuple[int, int]:
     if not all(limits.WINDOW_SIDE.contains(side) for side in size):
         raise argparse.ArgumentTypeError(f"window size must be {limits.WINDOW_SIDE.text()} each way, got {text!r}")
     return size
+
+
+def _remembered(first: str, what: str = "one") -> str:
+    """The default of a ``gui`` option the app remembers: the last one used, and ``first`` before any."""
+    return f"default: the last {what} used; at first, or with --no-settings, {first}"
 
 
 def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
@@ -285,22 +291,26 @@ def build_parser() -> argparse.ArgumentParser:
     gui = _subcommand(
         sub, "gui", "open the app with these options; with --frames N, run N frames and exit (scripts, screenshots)"
     )
-    gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
-    gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
+    gui.add_argument("--renderer", choices=RENDERERS, help=f"circles or spheres ({_remembered(Settings.renderer)})")
+    first_scenes = f"circles {Settings.scene}, spheres {Settings.sphere_scene}"
+    gui.add_argument("--scene", help=f"built-in scene or scene file ({_remembered(first_scenes)})")
     gui.add_argument(
         "--count",
         type=_within(limits.SPHERE_COUNT),
-        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()} (default: the last one used)",
+        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()} "
+        f"({_remembered(str(Settings.sphere_count))})",
     )
-    gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded (default: the last one used)")
+    gui.add_argument("--view", choices=VIEWS, help=f"spheres: classic or shaded ({_remembered(Settings.sphere_view)})")
     _shaded_options(gui.add_argument_group("spheres, shaded view (defaults of a first run; later runs: the last used)"))
-    gui.add_argument("--variant", help=VARIANT_HELP + " (default: the last one used)")
+    first_variants = f"circles {Settings.variant}, spheres {Settings.sphere_variant}; without a GPU the CPU reference"
+    gui.add_argument("--variant", help=f"{VARIANT_HELP} ({_remembered(first_variants)})")
     gui.add_argument(
         "--size",
         type=_within(limits.APP_SIZE),
-        help=f"render resolution, {limits.APP_SIZE.text()} (default: the last one used, or fitted to the window)",
+        help=f"render resolution, {limits.APP_SIZE.text()} ({_remembered(str(Settings.size))}; "
+        "the last one used may be the window's size, when fitting to it was chosen)",
     )
-    gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default: the last one used)")
+    gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} ({_remembered(str(Settings.seed))})")
     gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     gui.add_argument(
         "--frames",
@@ -318,10 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--window",
         type=_window_size,
-        help=f"window size WxH, {limits.WINDOW_SIDE.text()} each way (default: the last one used)",
+        help=f"window size WxH, {limits.WINDOW_SIDE.text()} each way "
+        f"({_remembered(f'{Settings.window_width}x{Settings.window_height}')}; shrunk to fit the screen)",
     )
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
-    gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
+    gui.add_argument("--vsync", choices=("on", "off"), help=_remembered("on" if Settings.vsync else "off", "setting"))
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
     gui.add_argument(
         "--stats", type=json_file, help="with --frames: write median frame, stage and display-copy times to this JSON"
