@@ -14,6 +14,7 @@ from app.recording import GIF_FPS
 from app.settings import Settings
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
+from render.spheres.check import CHECK_COUNTS
 from render.spheres.constants import MAX_CONSTANT_SPHERES
 from scenes.files import SCENE_SUFFIXES
 
@@ -34,6 +35,12 @@ DEFAULT_VARIANT_HELP = (
     "spheres); without a GPU the CPU reference"
 )
 RENDERERS = KIND_NAMES
+SEED_HELP = f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)"
+# The scenes ``check`` runs when --scenes names none.
+CHECK_SCENES_HELP = (
+    "built-in scenes or scene files (default: circles: all 14 built-in scenes; spheres: classic and random "
+    f"with {', '.join(map(str, CHECK_COUNTS[:-1]))} and {CHECK_COUNTS[-1]} spheres)"
+)
 OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
 RULES = """\
 outputs: an existing file is replaced only with --overwrite or after a yes at the terminal, and a file
@@ -135,12 +142,6 @@ def _number(parser, flag: str, limit: limits.Limit, what: str, default=None, sho
     parser.add_argument(flag, type=_within(limit), default=default, help=text, **extra)
 
 
-def _size_and_seed(parser: argparse.ArgumentParser) -> None:
-    """``--size`` and ``--seed`` of the commands that run every scene the same way (check, bench)."""
-    _number(parser, "--size", limits.RENDER_SIZE, "image width and height", 1024)
-    _number(parser, "--seed", limits.SEED, "scene seed", 0)
-
-
 def _pair(limit: limits.Limit) -> Callable[[str], tuple[float, float]]:
     """An argparse type reading ``X,Y``, each a number in ``limit``'s range."""
     number = _within(limit)
@@ -183,9 +184,7 @@ def _what_to_render(parser: argparse.ArgumentParser) -> None:
         help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
     )
     _number(parser, "--size", limits.RENDER_SIZE, "image width and height", 1024)
-    parser.add_argument(
-        "--seed", type=_within(limits.SEED), help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)"
-    )
+    parser.add_argument("--seed", type=_within(limits.SEED), help=SEED_HELP)
     parser.add_argument("--variant", help=VARIANT_HELP + DEFAULT_VARIANT_HELP)
     parser.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     shaded = parser.add_argument_group("spheres, shaded view")
@@ -256,10 +255,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference")
     check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
-    check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
+    check.add_argument("--scenes", nargs="+", help=CHECK_SCENES_HELP)
     check.add_argument("--variants", nargs="+", help="default: every variant")
-    _size_and_seed(check)
-    _number(check, "--frame", limits.ANIMATED_FRAME, "frame k, after k+1 advances", 0)
+    _number(check, "--size", limits.RENDER_SIZE, "image width and height", 1024)
+    check.add_argument("--seed", type=seed, help=SEED_HELP)
+    # No default in the parser: the sphere check refuses it, so it is None unless given.
+    _number(check, "--frame", limits.ANIMATED_FRAME, "circles: frame k, after k+1 advances", shown="default 0")
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")

@@ -131,3 +131,12 @@ def test_gui_options_that_default_to_the_last_one_used_name_their_first_run_valu
     assert "1024" in first["--size"] and "fitted" not in first["--size"]
     assert "1280x800" in first["--window"] and " on" in first["--vsync"]
     assert "circles rand10k" in first["--scene"] and "spheres classic" in first["--scene"]
+
+
+def test_check_scenes_help_tells_what_check_takes_for_both_renderers():
+    from app.cli_args import build_parser
+    from render.spheres.check import CHECK_COUNTS
+
+    text = _help(build_parser(), "check", "--scenes")
+    assert "scene files" in text and "all 14 built-in scenes" in text
+    assert "classic and random" in text and ", ".join(map(str, CHECK_COUNTS[:-1])) in text
