@@ -18,6 +18,7 @@ import signal
 import time
 from collections.abc import Callable
 from multiprocessing import connection, forkserver, resource_tracker
+from typing import Any
 
 import numpy as np
 
@@ -138,7 +139,8 @@ def _share(crew: list[_Worker], planes: np.ndarray, rows: list[tuple[int, int]],
     """Hand the bands out, one to each idle worker at a time, and put each back into ``planes``."""
     height = planes.shape[1]
     waiting = list(enumerate(rows))[::-1]
-    idle, busy = list(crew), {}
+    idle = list(crew)
+    busy: dict[Any, tuple[_Worker, int, int]] = {}  # a busy worker's pipe: the worker, its band's rows
     due = time.monotonic() + progress.REPORT_SECONDS
     while waiting or busy:
         while idle and waiting:
