@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         raise
     if args.command is None:
-        from app.surfaces import has_display
+        from app.displays import has_display
 
         if has_display():
             from app.launch import GuiOptions, run_gui
