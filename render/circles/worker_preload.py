@@ -3,9 +3,9 @@
 The stops a terminal or a supervisor sends to the whole process group (Ctrl-C, SIGTERM, SIGHUP) are
 ignored here, before the renderer is loaded: the forkserver starts with them blocked
 (``band_pool.worker_context``) and every worker it starts inherits the ignoring, from its first
-instant. A worker killed while it started or rendered could leave the pool's queues locked and the
-command waiting on it forever; the command stops its workers through a flag instead. The renderer's
-modules are loaded here once, not in each worker.
+instant. A worker the signal killed would turn the command's one line about the stop into a failed
+frame (or, while it started, a traceback); the command stops its workers through a flag instead.
+The renderer's modules are loaded here once, not in each worker.
 """
 
 import signal
