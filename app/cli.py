@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import os
-import signal
 import sys
-import threading
 
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
-from render.core import stops
+from app.signals import Stopped, unwinding
 from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
@@ -34,48 +31,6 @@ _OUTPUT_OPTIONS = ("out", "raw", "json", "chart", "screenshot", "stats", "file")
 _USAGE_ERRORS = (UsageError, *(error for kind in KINDS.values() for error in kind.scene_errors))
 # What the command found while it worked: an existing output, a file, a GPU or host out of room (1).
 _RUNTIME_ERRORS = (OutputExists, SceneFileError, RendererUnavailable, OutputError)
-
-
-class Stopped(BaseException):
-    """SIGTERM or SIGHUP arrived: unwinds like Ctrl-C, so every write in progress cleans up."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise(error: BaseException) -> None:
-    raise error
-
-
-@contextlib.contextmanager
-def _signals_unwind():
-    """While a command runs, Ctrl-C, SIGTERM and SIGHUP raise Stopped, so the code that removes
-    temporary files runs. Only the first does: later ones, even ones already on their way, are
-    swallowed by a handler that does nothing, until the process exits."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    names = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-    stopped = []
-
-    def ignore(_signum, _frame):
-        pass
-
-    def stop(signum, _frame):
-        stopped.append(signum)
-        # A Python no-op rather than SIG_IGN: a signal that arrived meanwhile still finds a handler.
-        for name in names:
-            signal.signal(name, ignore)
-        stops.deliver(functools.partial(_raise, Stopped(signum)))
-
-    previous = {name: signal.signal(name, stop) for name in names}
-    try:
-        yield
-    finally:
-        if not stopped:
-            for name, handler in previous.items():
-                signal.signal(name, handler)
 
 
 def _silence_stdout() -> None:
@@ -127,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
         note("interrupted")
         return 130
     except Stopped as stop:
-        note("interrupted" if stop.signum == signal.SIGINT else f"stopped by {signal.Signals(stop.signum).name}")
+        note(stop.note)
         return 128 + stop.signum
 
 
@@ -149,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         raise
     if args.command is None:
-        from app.surfaces import has_display
+        from app.displays import has_display
 
         if has_display():
             from app.launch import GuiOptions, run_gui
@@ -163,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     to_stdout = any(writes_to_stdout(getattr(args, name, None)) for name in _OUTPUT_OPTIONS)
     # With a file going to standard output, every message goes to stderr instead.
     messages = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
-    with _signals_unwind(), messages:
+    with unwinding(), messages:
         code = _run(args)
     broken = _flush_stdout()
     if broken:

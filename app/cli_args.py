@@ -11,9 +11,11 @@ from collections.abc import Callable
 from app import __version__
 from app.outputs import output_name
 from app.recording import GIF_FPS
+from app.settings import Settings
 from render.circles import sort_bench
 from render.core import limits
 from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
+from render.spheres.check import CHECK_COUNTS
 from render.spheres.constants import MAX_CONSTANT_SPHERES
 from scenes.files import SCENE_SUFFIXES
 
@@ -34,6 +36,12 @@ DEFAULT_VARIANT_HELP = (
     "spheres); without a GPU the CPU reference"
 )
 RENDERERS = KIND_NAMES
+SEED_HELP = f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)"
+# The scenes ``check`` runs when --scenes names none.
+CHECK_SCENES_HELP = (
+    "built-in scenes or scene files (default: circles: all 14 built-in scenes; spheres: classic and random "
+    f"with {', '.join(map(str, CHECK_COUNTS[:-1]))} and {CHECK_COUNTS[-1]} spheres)"
+)
 OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
 RULES = """\
 outputs: an existing file is replaced only with --overwrite or after a yes at the terminal, and a file
@@ -114,6 +122,11 @@ def _window_size(text: str) -> tuple[int, int]:
     return size
 
 
+def _remembered(first: str, what: str = "one") -> str:
+    """The default of a ``gui`` option the app remembers: the last one used, and ``first`` before any."""
+    return f"default: the last {what} used; at first, or with --no-settings, {first}"
+
+
 def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
     parser = sub.add_parser(
         name, help=help, description=help, epilog=RULES, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -128,12 +141,6 @@ def _number(parser, flag: str, limit: limits.Limit, what: str, default=None, sho
     said = shown or (f"default {default}" if default is not None else None)
     text = f"{what}, {limit.text()}" + (f" ({said})" if said else "")
     parser.add_argument(flag, type=_within(limit), default=default, help=text, **extra)
-
-
-def _size_and_seed(parser: argparse.ArgumentParser) -> None:
-    """``--size`` and ``--seed`` of the commands that run every scene the same way (check, bench)."""
-    _number(parser, "--size", limits.RENDER_SIZE, "image width and height", 1024)
-    _number(parser, "--seed", limits.SEED, "scene seed", 0)
 
 
 def _pair(limit: limits.Limit) -> Callable[[str], tuple[float, float]]:
@@ -178,9 +185,7 @@ def _what_to_render(parser: argparse.ArgumentParser) -> None:
         help=f"spheres: how many, {limits.SPHERE_COUNT.text()} (classic 20, random 1024)",
     )
     _number(parser, "--size", limits.RENDER_SIZE, "image width and height", 1024)
-    parser.add_argument(
-        "--seed", type=_within(limits.SEED), help=f"scene seed, {limits.SEED.text()} (default 0; spheres classic: 1)"
-    )
+    parser.add_argument("--seed", type=_within(limits.SEED), help=SEED_HELP)
     parser.add_argument("--variant", help=VARIANT_HELP + DEFAULT_VARIANT_HELP)
     parser.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     shaded = parser.add_argument_group("spheres, shaded view")
@@ -213,7 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help=f"frame k, rendered after k+1 advances (animated scenes: {limits.ANIMATED_FRAME.text()}; default 0)",
     )
-    render.add_argument("--out", type=png, help="PNG file or - (default <scene>_<frame>.png when no --raw)")
+    render.add_argument(
+        "--out",
+        type=png,
+        help="PNG file or - (default when no --raw: circles <scene>_<frame>.png, "
+        "spheres <scene>_<spheres|shaded>_<frame>.png, the frame in 4 digits)",
+    )
     render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
@@ -246,10 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = _subcommand(sub, "check", "compare every CUDA variant with the CPU reference")
     check.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
-    check.add_argument("--scenes", nargs="+", help="default: all 14 built-in scenes (spheres: classic and random)")
+    check.add_argument("--scenes", nargs="+", help=CHECK_SCENES_HELP)
     check.add_argument("--variants", nargs="+", help="default: every variant")
-    _size_and_seed(check)
-    _number(check, "--frame", limits.ANIMATED_FRAME, "frame k, after k+1 advances", 0)
+    _number(check, "--size", limits.RENDER_SIZE, "image width and height", 1024)
+    check.add_argument("--seed", type=seed, help=SEED_HELP)
+    # No default in the parser: the sphere check refuses it, so it is None unless given.
+    _number(check, "--frame", limits.ANIMATED_FRAME, "circles: frame k, after k+1 advances", shown="default 0")
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
@@ -297,22 +309,26 @@ def build_parser() -> argparse.ArgumentParser:
     gui = _subcommand(
         sub, "gui", "open the app with these options; with --frames N, run N frames and exit (scripts, screenshots)"
     )
-    gui.add_argument("--renderer", choices=RENDERERS, help="circles or spheres (default: the last one used)")
-    gui.add_argument("--scene", help="built-in scene or scene file (default: the last one used)")
+    gui.add_argument("--renderer", choices=RENDERERS, help=f"circles or spheres ({_remembered(Settings.renderer)})")
+    first_scenes = f"circles {Settings.scene}, spheres {Settings.sphere_scene}"
+    gui.add_argument("--scene", help=f"built-in scene or scene file ({_remembered(first_scenes)})")
     gui.add_argument(
         "--count",
         type=_within(limits.SPHERE_COUNT),
-        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()} (default: the last one used)",
+        help=f"spheres: the random scene's count, {limits.SPHERE_COUNT.text()} "
+        f"({_remembered(str(Settings.sphere_count))})",
     )
-    gui.add_argument("--view", choices=VIEWS, help="spheres: classic or shaded (default: the last one used)")
+    gui.add_argument("--view", choices=VIEWS, help=f"spheres: classic or shaded ({_remembered(Settings.sphere_view)})")
     _shaded_options(gui.add_argument_group("spheres, shaded view (defaults of a first run; later runs: the last used)"))
-    gui.add_argument("--variant", help=VARIANT_HELP + " (default: the last one used)")
+    first_variants = f"circles {Settings.variant}, spheres {Settings.sphere_variant}; without a GPU the CPU reference"
+    gui.add_argument("--variant", help=f"{VARIANT_HELP} ({_remembered(first_variants)})")
     gui.add_argument(
         "--size",
         type=_within(limits.APP_SIZE),
-        help=f"render resolution, {limits.APP_SIZE.text()} (default: the last one used, or fitted to the window)",
+        help=f"render resolution, {limits.APP_SIZE.text()} ({_remembered(str(Settings.size))}; "
+        "the last one used may be the window's size, when fitting to it was chosen)",
     )
-    gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} (default: the last one used)")
+    gui.add_argument("--seed", type=seed, help=f"scene seed, {limits.SEED.text()} ({_remembered(str(Settings.seed))})")
     gui.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
     gui.add_argument(
         "--frames",
@@ -330,10 +346,11 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--window",
         type=_window_size,
-        help=f"window size WxH, {limits.WINDOW_SIDE.text()} each way (default: the last one used)",
+        help=f"window size WxH, {limits.WINDOW_SIDE.text()} each way "
+        f"({_remembered(f'{Settings.window_width}x{Settings.window_height}')}; shrunk to fit the screen)",
     )
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
-    gui.add_argument("--vsync", choices=("on", "off"), help="default: the last setting used")
+    gui.add_argument("--vsync", choices=("on", "off"), help=_remembered("on" if Settings.vsync else "off", "setting"))
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
     gui.add_argument(
         "--stats", type=json_file, help="with --frames: write median frame, stage and display-copy times to this JSON"

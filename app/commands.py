@@ -22,7 +22,7 @@ from render.core.image_io import write_png, write_raw, write_text_file
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
 from render.core.renderer import NoGpu, Renderer, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
-from render.kinds import BENCH_OPTIONS, DEFAULT_KIND, KIND_OPTIONS, KINDS
+from render.kinds import BENCH_OPTIONS, CHECK_OPTIONS, DEFAULT_KIND, KIND_OPTIONS, KINDS
 from scenes.safe_write import Placement
 
 
@@ -199,6 +199,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     kind = _kind_of(args)
+    _refuse_options(args, CHECK_OPTIONS, kind.check_options, "check ")
     variants = _variants(kind, args.variants)
     for name in args.scenes or ():
         kind.scene_loader(name, args.seed, None)  # an unknown name fails now, before the GPU is asked

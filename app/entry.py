@@ -1,16 +1,34 @@
-"""The ``rasterlab`` command and ``main.py``: the command line, imported only once Ctrl-C can be
-answered, so an interrupt while Python loads it ends quietly like one during the work."""
+"""The ``rasterlab`` command and ``main.py``. The stops (Ctrl-C, SIGTERM, SIGHUP) are answered from
+here on, before the command line loads, so a stop while Python loads or parses it ends with the same
+one line and exit code as one during the work; and once the exit code is decided, none can change
+it. Only the interpreter's own start comes before."""
 
 import sys
 
+from app.signals import Stopped, guard_exit, unwinding
+
+
+def _exit_code(code) -> int:
+    """The status ``sys.exit(code)`` gives the process."""
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
 
 def main() -> int:
+    code = 1  # what an error that escapes everything below gives
     try:
-        from app.cli import main as run
+        with unwinding():
+            from app.cli import main as run
 
-        return run()
-    except KeyboardInterrupt:
-        # Before or after the command's own handling: during imports or argument parsing.
+            code = run()
+    except Stopped as stop:  # before or after the command's own handling: imports, argument parsing
         if sys.stderr is not None:
-            print("interrupted", file=sys.stderr)
-        return 130
+            print(stop.note, file=sys.stderr)
+        code = 128 + stop.signum
+    except SystemExit as done:  # --help, --version, a command line that does not parse
+        code = _exit_code(done.code)
+        raise
+    finally:
+        guard_exit(code)
+    return code

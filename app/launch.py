@@ -96,7 +96,8 @@ def run_gui(options: GuiOptions) -> int:
     if options.headless:
         # PyOpenGL picks its platform on first import: EGL needs no X server.
         os.environ["PYOPENGL_PLATFORM"] = "egl"
-    from app.surfaces import EglSurface, GlfwWindow, NoDisplay, display_problem
+    from app.displays import display_problem
+    from app.surfaces import EglSurface, GlfwWindow, NoDisplay
 
     problem = None if options.headless else display_problem()
     if problem:

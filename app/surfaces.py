@@ -8,40 +8,14 @@ Both make an OpenGL context current and report the framebuffer size; only the wi
 from __future__ import annotations
 
 import ctypes
-import os
-import socket
 
 import numpy as np
+
+from app.displays import start_glfw
 
 
 class NoDisplay(RuntimeError):
     """No window can be opened here; the message says what to use instead."""
-
-
-def display_problem() -> str | None:
-    """Why no window can open here, in a few words; None when a display seems to be there. A local
-    X display (``:N``) is asked whether it answers: a stale DISPLAY (a closed session, an X server
-    gone) is as good as none. Remote and Wayland displays are taken at their word."""
-    if os.environ.get("WAYLAND_DISPLAY"):
-        return None
-    display = os.environ.get("DISPLAY", "")
-    if not display:
-        return "DISPLAY is not set"
-    host, _, number = display.rpartition(":")
-    number = number.split(".")[0]
-    if host not in ("", "unix") or not number.isdigit():
-        return None
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(2)
-            probe.connect(f"/tmp/.X11-unix/X{number}")
-    except OSError:
-        return f"no X server answers on DISPLAY {display}"
-    return None
-
-
-def has_display() -> bool:
-    return display_problem() is None
 
 
 def _fitted_to_screen(glfw, width: int, height: int) -> tuple[int, int]:
@@ -65,8 +39,9 @@ class GlfwWindow:
         import glfw
 
         self.glfw = glfw
-        if not has_display() or not glfw.init():
-            raise NoDisplay(f"no display to open a window on ({display_problem() or 'the X server refused'})")
+        problem = start_glfw(glfw)
+        if problem:
+            raise NoDisplay(f"no display to open a window on ({problem})")
         self.handle = None
         width, height = _fitted_to_screen(glfw, width, height)
         for core in (True, False):

@@ -11,10 +11,14 @@ KIND_NAMES = tuple(KINDS)
 DEFAULT_KIND = CIRCLES.name  # what runs when no --renderer (or saved setting) says otherwise
 # The options that only some kinds take, and which kinds take each (for "--count applies to ...").
 KIND_OPTIONS: dict[str, tuple[str, ...]] = {}
-# The options of ``bench`` that only some kinds' benches read, and which kinds read each.
+# The options of ``bench`` and ``check`` that only some kinds read, and which kinds read each.
 BENCH_OPTIONS: dict[str, tuple[str, ...]] = {}
+CHECK_OPTIONS: dict[str, tuple[str, ...]] = {}
 for _kind in KINDS.values():
-    for _option in _kind.cli_options:
-        KIND_OPTIONS[_option] = (*KIND_OPTIONS.get(_option, ()), _kind.name)
-    for _option in _kind.bench_options:
-        BENCH_OPTIONS[_option] = (*BENCH_OPTIONS.get(_option, ()), _kind.name)
+    for _options, _owners in (
+        (_kind.cli_options, KIND_OPTIONS),
+        (_kind.bench_options, BENCH_OPTIONS),
+        (_kind.check_options, CHECK_OPTIONS),
+    ):
+        for _option in _options:
+            _owners[_option] = (*_owners.get(_option, ()), _kind.name)

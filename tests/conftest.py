@@ -1,6 +1,9 @@
 """Shared by every test: the repository on sys.path, GPU tests skipped without a GPU, and fixtures
 that run main.py or a probe script in a process of its own, cap CuPy's pool, or write large scenes."""
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +60,26 @@ def run_main(main_command):
     def run(*args, **options) -> subprocess.CompletedProcess:
         options = {"capture_output": True, "text": True, "timeout": 300, **options}
         return subprocess.run([*main_command, *map(str, args)], **options)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def run_own_group():
+    """``run_own_group(command, timeout=60, **options)``: ``subprocess.run`` of ``command`` in a
+    process group of its own (so a test can signal the whole group, as a terminal does), stdout and
+    stderr captured as text. The group is killed when the command ends or times out, so a hang
+    fails the test (TimeoutExpired) and leaves no process of it behind."""
+
+    def run(command, timeout=60, **options) -> subprocess.CompletedProcess:
+        options = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, **options}
+        with subprocess.Popen(command, start_new_session=True, **options) as process:
+            try:
+                stdout, stderr = process.communicate(timeout=timeout)
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
     return run
 

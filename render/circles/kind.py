@@ -34,6 +34,7 @@ class CircleKind:
     settings_fields = {"scene": "scene", "seed": "seed", "variant": "variant"}
     cli_options: tuple[str, ...] = ()
     bench_options = ("scenes", "size", "frames", "runs")
+    check_options = ("frame",)
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], CircleScene]:
         return scene_loader(name_or_file, 0 if seed is None else seed)
@@ -87,10 +88,11 @@ class CircleKind:
     def check(self, request: CheckRequest, report: Callable[[str], None], progress: Progress) -> CheckOutcome:
         from render.circles import check
 
-        scenes = [(name, scene_loader(name, request.seed)) for name in (request.scenes or list(SCENE_NAMES))]
+        names = request.scenes or list(SCENE_NAMES)
+        scenes = [(name, self.scene_loader(name, request.seed, None)) for name in names]
         report(check.HEADER)
         report("-" * len(check.HEADER))
-        rows = check.run_check(scenes, request.variants, request.size, request.frame, progress)
+        rows = check.run_check(scenes, request.variants, request.size, request.frame or 0, progress)
         return CheckOutcome(run_and_report(rows, check.row_line, report))
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:

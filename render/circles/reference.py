@@ -2,9 +2,9 @@
 
 For each circle in index order it visits the clamped pixel box (``shading.pixel_bounds``), tests
 coverage with the inclusive float32 test and blends the covered pixels "over" the image. Rows are
-independent, so large scenes are split into horizontal bands rendered by worker processes; each
-band still blends its circles strictly in index order, so the result does not depend on the split.
-The workers start from a forkserver, so scripts that call this need the usual
+independent, so large scenes are split into horizontal bands rendered by worker processes
+(``band_pool``); each band still blends its circles strictly in index order, so the result does not
+depend on the split. The workers start from a forkserver, so scripts that call this need the usual
 ``if __name__ == "__main__":`` guard.
 
 Progress goes to ``render.core.progress``'s listener. A frame given up while its bands render (an
@@ -15,15 +15,12 @@ a fraction of a second rather than after the bands under way.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
-from concurrent.futures import Future, ProcessPoolExecutor
 
 import numpy as np
 
-from render.circles import shading
-from render.core import progress, stops
+from render.circles import band_pool, shading
+from render.core import progress
 from render.core.renderer import Renderer, host_memory
 from scenes.animation import advance
 from scenes.model import CircleScene
@@ -92,61 +89,6 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
     tick(len(visible))
 
 
-class _Worker:
-    """What a worker process keeps from the pool's initializer: the scene (sent once, not once per
-    band), the flag that says the frame was given up, and each band's fraction done."""
-
-    def __init__(self, scene: CircleScene, stop, done) -> None:
-        self.scene, self.stop, self.done = scene, stop, done
-
-
-_WORKER: _Worker | None = None
-
-
-class _Abandoned(Exception):
-    """A worker's band was given up: the frame it belongs to was stopped."""
-
-
-def _start_worker(scene: CircleScene, stop, done) -> None:
-    global _WORKER
-    # A terminal's Ctrl-C reaches the whole process group; the command stops the workers (``stop``).
-    # The forkserver's preload has them ignore it already, unless another part of the process
-    # started the forkserver first.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = _Worker(scene, stop, done)
-
-
-def _render_band(args: tuple[np.ndarray, int, int, int]) -> np.ndarray:
-    planes, row0, full_height, slot = args
-    worker = _WORKER
-    assert worker is not None, "the pool's initializer sets the worker up"
-
-    def report(fraction: float) -> None:
-        if worker.stop.value:
-            raise _Abandoned
-        worker.done[slot] = fraction
-
-    with progress.reporting(report):
-        blend_rows(worker.scene, planes, row0, full_height)
-    worker.done[slot] = 1.0
-    return planes
-
-
-def _collect(band: Future, done) -> np.ndarray:
-    """``band``'s rows once rendered; meanwhile the listener hears how far the bands are together
-    and the counter how many are finished (``done``: each band's fraction)."""
-    report, bands = progress.listener(), progress.counter()
-    while True:
-        try:
-            return band.result(progress.REPORT_SECONDS)
-        except TimeoutError:
-            fractions = list(done)
-            if bands is not None:
-                bands.reach(fractions.count(1.0), sum(fractions) / len(fractions))
-            if report is not None:
-                report(sum(fractions) / len(fractions))
-
-
 def worker_count(workers: int | None = None) -> int:
     """The worker processes of a frame: ``workers``, else one per core (at most 16)."""
     return workers or min(os.cpu_count() or 1, 16)
@@ -162,14 +104,6 @@ def worker_bands(scene: CircleScene, height: int, workers: int) -> list[tuple[in
     return [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
 
 
-def worker_context() -> multiprocessing.context.ForkServerContext:
-    """How the worker processes start: from a forkserver (not fork: the caller may run CUDA or
-    OpenGL threads, which a forked child must not inherit) that preloads ``worker_preload``."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", "render.circles.worker_preload"])  # a no-op once it runs
-    return context
-
-
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
     """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays."""
     height = image.shape[0]
@@ -179,25 +113,7 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
     if not rows:
         blend_rows(scene, planes, 0, height)
     else:
-        jobs = [(planes[:, a:b].copy(), a, height, slot) for slot, (a, b) in enumerate(rows)]
-        context = worker_context()
-        stop, done = context.RawValue("b", 0), context.RawArray("d", len(jobs))
-        counter = progress.counter()
-        if counter is not None:
-            counter.start(len(jobs), workers)
-        with ProcessPoolExecutor(workers, context, _start_worker, (scene, stop, done)) as pool:
-            try:
-                with stops.uncut():  # the pool starts a worker process in each of the first submits
-                    bands = [pool.submit(_render_band, job) for job in jobs]
-                for (a, b), band in zip(rows, bands, strict=True):
-                    planes[:, a:b] = _collect(band, done)
-                if counter is not None:
-                    counter.reach(len(jobs), 1.0)
-            except BaseException:
-                # Leaving the pool waits for its workers: have them drop their bands at once.
-                stop.value = 1
-                pool.shutdown(cancel_futures=True)
-                raise
+        band_pool.render_bands(blend_rows, scene, planes, rows, workers)
     image[...] = np.moveaxis(planes, 0, -1)
 
 

@@ -1,14 +1,20 @@
 """Loaded by the forkserver that starts the reference renderer's worker processes (its preload).
 
-A process the forkserver starts takes the SIGINT handling the forkserver had before it set its own:
-ignoring SIGINT here makes every worker ignore a terminal's Ctrl-C from its first instant, not only
-once its initializer runs (a Ctrl-C in between printed a KeyboardInterrupt traceback from the worker;
-the command stops its workers through a flag). The renderer's modules are loaded here once, not in
-each worker.
+The stops a terminal or a supervisor sends to the whole process group (Ctrl-C, SIGTERM, SIGHUP) are
+ignored here, before the renderer is loaded: the forkserver starts with them blocked
+(``band_pool.worker_context``) and every worker it starts inherits the ignoring, from its first
+instant. A worker the signal killed would turn the command's one line about the stop into a failed
+frame (or, while it started, a traceback); the command stops its workers through a flag instead.
+The renderer's modules are loaded here once, not in each worker.
 """
 
 import signal
 
-import render.circles.reference  # noqa: F401
+from render.core.stops import SIGNALS
 
-signal.signal(signal.SIGINT, signal.SIG_IGN)
+for stop in SIGNALS:
+    signal.signal(stop, signal.SIG_IGN)
+# Ignored first, so that a stop which arrived while they were blocked is dropped, not delivered.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+
+import render.circles.reference  # noqa: E402, F401

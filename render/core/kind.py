@@ -26,13 +26,13 @@ class Look:
 @dataclasses.dataclass(frozen=True)
 class CheckRequest:
     """``check``: each of ``variants`` against the CPU reference on ``scenes`` (None: the kind's
-    default list) at ``size``, frame ``frame``."""
+    default list) at ``size``, frame ``frame``; ``seed`` and ``frame`` None where not given."""
 
     scenes: list[str] | None
     variants: list[str]
     size: int
-    seed: int
-    frame: int
+    seed: int | None
+    frame: int | None
     look: Look
 
 
@@ -98,9 +98,10 @@ class RendererKind(Protocol):
 
     ``settings_fields`` maps the roles ``scene``, ``seed`` and ``variant`` (and, where the kind has
     them, ``view`` and ``count``) to the app's settings fields that hold this kind's values.
-    ``cli_options`` are the command-line options only this kind takes; ``bench_options`` those its
-    ``bench`` reads (the others are refused, not ignored). These are read-only (properties here), so a
-    kind may declare them as plain class attributes of narrower types.
+    ``cli_options`` are the command-line options only this kind takes; ``bench_options`` and
+    ``check_options`` those its ``bench`` and ``check`` read (the others are refused, not ignored).
+    These are read-only (properties here), so a kind may declare them as plain class attributes of
+    narrower types.
     """
 
     @property
@@ -131,6 +132,8 @@ class RendererKind(Protocol):
     def cli_options(self) -> tuple[str, ...]: ...
     @property
     def bench_options(self) -> tuple[str, ...]: ...
+    @property
+    def check_options(self) -> tuple[str, ...]: ...
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], Any]:
         """A function making the scene (a built-in name or a scene file); raises the kind's unknown

@@ -10,8 +10,12 @@ it would leave a worker that nobody waits for, which fails noisily once the comm
 from __future__ import annotations
 
 import contextlib
+import signal
 import threading
 from collections.abc import Callable, Iterator
+
+# What stops a command: a terminal's Ctrl-C, a supervisor's SIGTERM, a closed terminal's SIGHUP.
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 # Per thread inside an uncut block: the stops that arrived meanwhile.
 _HELD: dict[int, list[Callable[[], None]]] = {}

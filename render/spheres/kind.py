@@ -49,6 +49,7 @@ class SphereKind:
         *("counts", "sizes", "chart"),
     )
     bench_options = ("counts", "sizes", "view", "chart")
+    check_options: tuple[str, ...] = ()  # its check renders frame 0: the views' pictures, not a turn
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
         """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""
@@ -97,7 +98,7 @@ class SphereKind:
         return estimated_seconds(scene, size, look.view or "classic", look.shading)
 
     def output_name(self, scene: SphereScene, frame: int, look: Look) -> str:
-        return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}.png"
+        return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}_{frame:04d}.png"
 
     def describe(self, scene: SphereScene, look: Look) -> str:
         return f"{scene.name}, {scene.count} spheres, {look.view or 'classic'}"
@@ -106,10 +107,11 @@ class SphereKind:
         from render.spheres import check
 
         if request.scenes:
-            scenes = [self.scene_loader(name, None, None)() for name in request.scenes]
+            scenes = [self.scene_loader(name, request.seed, None)() for name in request.scenes]
         else:
-            scenes = [build_sphere_scene("classic")]
-            scenes += [random_spheres(n, request.seed, f"random{n}") for n in check.CHECK_COUNTS]
+            scenes = [build_sphere_scene("classic", None, request.seed)]
+            seed = 0 if request.seed is None else request.seed
+            scenes += [random_spheres(n, seed, f"random{n}") for n in check.CHECK_COUNTS]
         report(check.HEADER)
         report("-" * len(check.HEADER))
         view = request.look.view or "classic"

@@ -63,9 +63,9 @@ def check_resize_report():
     return _check_resize_report
 
 
-@pytest.fixture(scope="module")
-def x_display():
-    """An Xvfb server of the module's own, 1600x1000, set as DISPLAY while the module runs."""
+def _start_xvfb(*options: str) -> tuple[subprocess.Popen, str]:
+    """An Xvfb server started with ``options`` on a display number of its choosing, and its DISPLAY;
+    skips the test (fails it under RASTERLAB_REQUIRE_GUI) where Xvfb is not installed."""
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         if os.environ.get("RASTERLAB_REQUIRE_GUI"):
@@ -73,13 +73,19 @@ def x_display():
         pytest.skip("Xvfb is not installed")
     read_end, write_end = os.pipe()
     server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_end), "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
+        [xvfb, "-displayfd", str(write_end), *options, "-nolisten", "tcp", "-noreset"],
         pass_fds=(write_end,),
         stderr=subprocess.DEVNULL,
     )
     os.close(write_end)
     with os.fdopen(read_end) as stream:
-        display = f":{stream.readline().strip()}"
+        return server, f":{stream.readline().strip()}"
+
+
+@pytest.fixture(scope="module")
+def x_display():
+    """An Xvfb server of the module's own, 1600x1000, set as DISPLAY while the module runs."""
+    server, display = _start_xvfb("-screen", "0", "1600x1000x24")
     previous = os.environ.get("DISPLAY")
     os.environ["DISPLAY"] = display
     yield display
@@ -87,6 +93,23 @@ def x_display():
         os.environ.pop("DISPLAY")
     else:
         os.environ["DISPLAY"] = previous
+    server.terminate()
+    server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def refusing_display(tmp_path_factory):
+    """The DISPLAY of an X server that answers and refuses every client: it lets in only those that
+    hold a cookie it made up (an X authority file of one wildcard MIT-MAGIC-COOKIE-1 entry)."""
+
+    def field(data: bytes) -> bytes:
+        return len(data).to_bytes(2, "big") + data
+
+    cookies = tmp_path_factory.mktemp("xauth") / "server"
+    family_wild = (65535).to_bytes(2, "big")
+    cookies.write_bytes(family_wild + field(b"") + field(b"") + field(b"MIT-MAGIC-COOKIE-1") + field(os.urandom(16)))
+    server, display = _start_xvfb("-auth", str(cookies))
+    yield display
     server.terminate()
     server.wait(10)
 

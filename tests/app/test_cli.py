@@ -4,6 +4,7 @@ point's exit code."""
 
 import argparse
 import os
+import re
 
 import numpy as np
 from PIL import Image
@@ -100,3 +101,42 @@ def test_every_option_says_what_it_is_with_its_default_and_range():
             assert f"default {action.default}" in action.help or "default:" in action.help, f"{command} {option}"
         if getattr(action.type, "__qualname__", "").startswith("_within"):
             assert ".." in action.help, f"{command} {option} does not say its range"
+
+
+def _help(parser, command, option):
+    return next(action.help for name, flag, action in _options(parser) if (name, flag) == (command, option))
+
+
+def test_the_default_output_name_of_render_is_told_for_both_renderers():
+    from app.cli_args import build_parser
+
+    text = _help(build_parser(), "render", "--out")
+    assert "circles <scene>_<frame>.png" in text and "spheres <scene>_<spheres|shaded>_<frame>.png" in text
+
+
+def test_gui_options_that_default_to_the_last_one_used_name_their_first_run_value():
+    # Before, a first run's values were not said, and --size claimed "or fitted" (a first run: 1024).
+    from app.cli_args import build_parser
+
+    parser = build_parser()
+    remembered = [
+        (flag, action.help)
+        for name, flag, action in _options(parser)
+        if name == "gui" and re.search("the last [a-z]+ used", action.help)
+    ]
+    assert len(remembered) >= 8
+    for flag, text in remembered:
+        assert "at first" in text, f"gui {flag}: {text}"
+    first = {flag: text.split("at first")[1] for flag, text in remembered}
+    assert "1024" in first["--size"] and "fitted" not in first["--size"]
+    assert "1280x800" in first["--window"] and " on" in first["--vsync"]
+    assert "circles rand10k" in first["--scene"] and "spheres classic" in first["--scene"]
+
+
+def test_check_scenes_help_tells_what_check_takes_for_both_renderers():
+    from app.cli_args import build_parser
+    from render.spheres.check import CHECK_COUNTS
+
+    text = _help(build_parser(), "check", "--scenes")
+    assert "scene files" in text and "all 14 built-in scenes" in text
+    assert "classic and random" in text and ", ".join(map(str, CHECK_COUNTS[:-1])) in text

@@ -1,8 +1,9 @@
-"""The command line's sphere renderer as a process: classic and shaded renders whose PNG and .npy
-equal the reference, and the usage errors of its options."""
+"""The command line's sphere renderer: classic and shaded renders whose PNG and .npy equal the
+reference, the usage errors of its options, and default output names that differ by frame and view."""
 
 import numpy as np
 
+from app.cli import main
 from render.spheres.reference import trace_reference
 from scenes.spheres import build_sphere_scene, random_spheres
 
@@ -69,3 +70,14 @@ def test_cli_shaded_view_errors(run_main):
     )
     result = run_main("gui", "--frames", "1", "--renderer", "circles", "--view", "shaded")
     assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
+
+
+def test_default_output_names_tell_frames_and_views_apart(tmp_path, monkeypatch):
+    # Before, every frame and every seed of a view went to one name (classic_spheres.png), so a
+    # second render was refused or replaced the first.
+    monkeypatch.chdir(tmp_path)
+    base = ["render", "--renderer", "spheres", "--scene", "classic", "--size", "16", "--backend", "cpu"]
+    for extra in ([], ["--frame", "1"], ["--view", "shaded", "--frame", "2"]):
+        assert main([*base, *extra]) == 0
+    names = ["classic_shaded_0002.png", "classic_spheres_0000.png", "classic_spheres_0001.png"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == names

@@ -3,6 +3,8 @@ leave neither the file nor its temporary, like Ctrl-C; a closed or full standard
 and exit code 1, with no "Exception ignored" from the interpreter; a stop while a CPU frame's worker
 processes start ends the command as promptly."""
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -64,8 +66,6 @@ def test_a_signal_during_a_scene_save_leaves_no_file(tmp_path, repo_root):
 
 
 def _closed_pipe() -> tuple[int, int]:
-    import os
-
     read_end, write_end = os.pipe()
     os.close(read_end)
     return write_end
@@ -83,8 +83,6 @@ def _closed_pipe() -> tuple[int, int]:
 @pytest.mark.parametrize("stdout", ["closed pipe", "/dev/full"])
 @pytest.mark.parametrize("buffered", [True, False])
 def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, buffered, main_command):
-    import os
-
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
     if not buffered:
         env["PYTHONUNBUFFERED"] = "1"
@@ -109,8 +107,6 @@ def test_a_closed_or_full_stdout_is_one_line_and_exit_1(tmp_path, args, stdout, 
 @pytest.mark.parametrize("closed", [0, 1])
 @pytest.mark.parametrize("out", ["-", "r.png", "existing.png"])
 def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out, run_main):
-    import os
-
     (tmp_path / "existing.png").write_bytes(b"keep")
     command = ["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", out]
     result = run_main(*command, cwd=tmp_path, text=False, timeout=60, preexec_fn=lambda: os.close(closed))
@@ -128,17 +124,93 @@ def test_a_closed_stdin_or_stdout_is_no_traceback(tmp_path, closed, out, run_mai
     assert (tmp_path / "existing.png").read_bytes() == b"keep"
 
 
-def test_a_stop_while_the_worker_processes_start_ends_the_command_cleanly(tmp_path, probe_path):
-    # Before the pool's start was uncut, the command printed "interrupted" and then hung: the pool
-    # waited at exit for a worker it had never noted.
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_while_the_worker_processes_start_ends_the_command_cleanly(tmp_path, probe_path, run_own_group, name):
+    # The signal goes to the whole process group, workers included, as a terminal's Ctrl-C or a
+    # supervisor's SIGTERM does. Before the pool's start was uncut, SIGINT made the command print
+    # "interrupted" and then hang, the pool waiting at exit for a worker it had never noted; before
+    # the workers ignored SIGTERM and SIGHUP, one killed while it started left the pool waiting on
+    # the others forever.
     out = tmp_path / "frame.png"
+    number = getattr(signal, name)
     started = time.monotonic()
-    result = subprocess.run(
-        [sys.executable, str(probe_path("stop_while_workers_start.py")), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 130 and result.stderr.splitlines()[-1] == "interrupted", result.stderr
-    assert "Traceback" not in result.stderr and not out.exists()
+    result = run_own_group([sys.executable, str(probe_path("stop_while_workers_start.py")), str(out), name])
+    expected = "interrupted" if name == "SIGINT" else f"stopped by {name}"
+    assert result.returncode == 128 + number and result.stderr.splitlines()[-1] == expected, result.stderr
+    assert "Traceback" not in result.stderr and "Warning" not in result.stderr and not out.exists()
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_stop_to_the_group_mid_frame_is_one_line(tmp_path, main_command, run_own_group, name):
+    # Before, a SIGHUP to the group killed multiprocessing's resource tracker: after "stopped by
+    # SIGHUP" came its UserWarning and a KeyError traceback for each of the pool's semaphores.
+    out = tmp_path / "frame.png"
+    command = [*main_command, "render", "--backend", "cpu", "--scene", "rand100k", "--size", "512", "--out", str(out)]
+    with subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True) as process:
+        try:
+            assert process.stderr.readline() == "backend: cpu (reference renderer)\n"
+            time.sleep(0.6)  # the workers render their bands
+            os.killpg(process.pid, getattr(signal, name))
+            _, stderr = process.communicate(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 128 + getattr(signal, name) and stderr == f"stopped by {name}\n", stderr
+    assert not out.exists()
+
+
+# Runs the real entry point with a thread that the interpreter waits for at exit (as it waits for
+# CUDA's start) and that sends the signals meanwhile, and an exit call that sends one too, when the
+# interpreter's teardown has begun.
+_SIGNAL_DURING_EXIT = """
+import atexit, os, signal, sys, threading, time
+sys.path.insert(0, {root!r})
+from app.entry import main
+
+def signal_late(name):
+    os.kill(os.getpid(), getattr(signal, name))
+    time.sleep(0.2)
+
+atexit.register(signal_late, "{name}")  # registered first, so it runs after the exit calls of main
+code = main()
+threading.Thread(target=lambda: [signal_late(name) for name in ("{name}", "SIGINT", "SIGTERM")]).start()
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_during_the_exit_keeps_its_code_and_says_nothing(tmp_path, repo_root, name):
+    # Before, the command's handlers were gone once it had returned: SIGTERM and SIGHUP ended the
+    # process by the signal, and SIGINT printed a KeyboardInterrupt traceback from the exit.
+    script = _SIGNAL_DURING_EXIT.format(root=str(repo_root), name=name)
+    out = tmp_path / "r.png"
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "8", "--backend", "cpu"]
+    result = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and out.exists(), result.stderr
+    assert result.stderr == "backend: cpu (reference renderer)\n", result.stderr
+
+
+# The same through the entry point, with an object that sends SIGHUP when it is collected: kept in
+# the script's globals, it goes last, as the interpreter takes its modules down, after Python's own
+# signal handling has ended.
+_SIGNAL_AT_TEARDOWN = _SIGNAL_MID_WRITE.replace(
+    "from app.cli import main\nsys.exit(main(sys.argv[1:]))",
+    """from app.entry import main
+
+class SignalWhenCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGHUP)
+
+late = SignalWhenCollected()
+sys.exit(main())""",
+)
+
+
+def test_a_second_signal_during_the_exit_keeps_the_first_ones_code(tmp_path, repo_root):
+    # Before, a signal in the interpreter's last steps ended the process by that signal.
+    script = _SIGNAL_AT_TEARDOWN.format(root=str(repo_root), name="SIGTERM")
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "16", "--backend", "cpu"]
+    result = subprocess.run([*command, "--out", str(tmp_path / "r.png")], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 128 + signal.SIGTERM, result.stderr
+    assert result.stderr.splitlines()[-1] == "stopped by SIGTERM" and "Traceback" not in result.stderr

@@ -1,10 +1,13 @@
 """The command line when its standard streams or its folder are not what it expects: --help and
 --version into a closed or full standard output fail with one line, messages never reach stdout
 when stderr is closed, a removed working folder is one line, and runs of the app's stand-in render
-started together each write their own file; an interrupt before the command runs is quiet."""
+started together each write their own file; a stop while the command line loads is its usual one
+line."""
 
 import os
+import signal
 import subprocess
+import sys
 
 import pytest
 
@@ -59,13 +62,31 @@ def test_stand_in_renders_started_together_each_take_a_free_name(tmp_path, main_
     assert sorted(path.name for path in tmp_path.iterdir()) == ["rand10k-2.png", "rand10k-3.png", "rand10k.png"]
 
 
-def test_an_interrupt_before_the_command_runs_is_quiet(capsys, monkeypatch):
-    # SIGINT while the command line is imported or parsed, before its own handling is in place.
-    import app.cli
-    from app.entry import main
+# Runs the real entry point with the stop sent to its own process as Python starts to load the
+# command line: the moment a stop lands in when it comes right after the command was started.
+_STOP_WHILE_LOADING = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
 
-    def interrupted(argv=None):
-        raise KeyboardInterrupt
+class StopOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "app.cli":
+            os.kill(os.getpid(), signal.{name})
+        return None
 
-    monkeypatch.setattr(app.cli, "main", interrupted)
-    assert main() == 130 and capsys.readouterr().err == "interrupted\n"
+sys.meta_path.insert(0, StopOnImport())
+from app.entry import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_while_the_command_line_loads_is_the_usual_line(repo_root, name):
+    # Before, SIGTERM and SIGHUP ended the process there without a word (and by the signal): only
+    # Ctrl-C was answered before the command line had loaded.
+    script = _STOP_WHILE_LOADING.format(root=str(repo_root), name=name)
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "8", "--backend", "cpu"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    number = getattr(signal, name)
+    assert result.returncode == 128 + number, result.stderr
+    assert result.stderr == ("interrupted\n" if name == "SIGINT" else f"stopped by {name}\n")

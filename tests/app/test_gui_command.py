@@ -3,6 +3,7 @@ stats, no display, a scene file that does not load, screenshots that cannot be w
 --frames it is the interactive app, and --no-settings starts from the defaults and saves nothing."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -174,23 +175,42 @@ def test_a_scene_file_whose_name_is_not_utf8_opens_in_the_app(x_display, config,
     assert "Traceback" not in result.stderr and shot.is_file()
 
 
-def test_a_display_that_does_not_answer_counts_as_none(tmp_path, config, run_main):
-    import os
-
-    env = {**os.environ, "DISPLAY": ":4093"}  # no X server has that number here
+def _cannot_open_a_window(run_main, env, reason, folder):
+    """``gui`` says in one line that no window can open and why (``reason``, in its parentheses);
+    with no command, the app's stand-in render runs, as where there is no display at all."""
     result = run_main("gui", "--frames", "2", env=env)
     assert result.returncode == 1
-    assert (
-        result.stderr.strip()
-        .splitlines()[-1]
-        .startswith(
-            "error: no display: the window cannot open here (no X server answers on DISPLAY :4093); use `rasterlab gui "
-        )
-    )
-    result = run_main(env=env, cwd=tmp_path)  # no command: the app, or where it cannot open, a render
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: no display: the window cannot open here ("), lines
+    assert reason in lines[0].split(");")[0] and lines[0].endswith("(render, record, check, bench)"), lines
+    result = run_main(env=env, cwd=folder)  # no command: the app, or where it cannot open, a render
     assert result.returncode == 0, result.stderr
-    assert "note: no display; rendering rand10k.png instead" in result.stderr
-    assert (tmp_path / "rand10k.png").is_file()
+    assert result.stderr.splitlines()[0] == (
+        "note: no display; rendering rand10k.png instead (rasterlab gui --headless runs the app offscreen)"
+    )
+    assert "Warning" not in result.stderr and (folder / "rand10k.png").is_file()
+
+
+@pytest.mark.parametrize(
+    "names, reason",
+    [
+        ({"DISPLAY": ":4093"}, "no X server answers on DISPLAY :4093"),  # no X server has that number here
+        ({"DISPLAY": "garbage"}, "DISPLAY 'garbage' names no X display"),
+        ({"DISPLAY": None, "WAYLAND_DISPLAY": "bogus"}, "WAYLAND_DISPLAY 'bogus'"),
+    ],
+)
+def test_a_display_that_cannot_be_used_counts_as_none(tmp_path, config, run_main, names, reason):
+    # Before, DISPLAY=garbage or a bogus WAYLAND_DISPLAY alone was taken for a display: gui printed
+    # GLFW's warning (two lines) and "the X server refused", and no command gave no render.
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update({key: value for key, value in names.items() if value is not None})
+    _cannot_open_a_window(run_main, env, reason, tmp_path)
+
+
+def test_an_x_server_that_refuses_the_app_counts_as_none(tmp_path, config, run_main, refusing_display):
+    env = {key: value for key, value in os.environ.items() if key != "WAYLAND_DISPLAY"}
+    env.update(DISPLAY=refusing_display, XAUTHORITY=os.devnull)
+    _cannot_open_a_window(run_main, env, f"X11: Failed to open display {refusing_display}", tmp_path)
 
 
 def test_a_count_shows_the_scene_that_takes_one_and_is_refused_elsewhere(x_display, config, tmp_path, gui_command):

@@ -1,8 +1,9 @@
-"""Run as a script by the stop tests: ``render`` of a CPU frame in worker processes, with a SIGINT
-sent to itself right after the first worker process starts and before the pool has noted it (the
-moment a terminal's Ctrl-C can land in). Prints what the command prints; exits with its code.
+"""Run as a script by the stop tests, in a process group of its own: ``render`` of a CPU frame in
+worker processes, with a signal sent to the whole group right after the first worker process starts
+and before the pool has noted it (the moment a terminal's Ctrl-C, or a supervisor's SIGTERM to the
+group, can land in). Prints what the command prints; exits with its code.
 
-    stop_while_workers_start.py OUT.png
+    stop_while_workers_start.py OUT.png [SIGNAL]   (SIGINT by default)
 """
 
 import multiprocessing.process
@@ -23,7 +24,7 @@ def _start_then_stop(process) -> None:
     _real_start(process)
     _started.append(process)
     if len(_started) == 1:
-        os.kill(os.getpid(), signal.SIGINT)
+        os.killpg(0, getattr(signal, sys.argv[2] if len(sys.argv) > 2 else "SIGINT"))
 
 
 if __name__ == "__main__":  # the worker processes import this file too, as __mp_main__

@@ -1,16 +1,23 @@
 """The CPU reference circle renderer: the cleared background, the inclusive pixel test and clamped
 pixel boxes, blending in index order, row 0 at the bottom, unclamped colours, the snowflake ramp,
-parallel bands equal to one serial pass, and worker processes that ignore Ctrl-C from their start."""
+parallel bands equal to one serial pass, worker processes (and their forkserver) that ignore Ctrl-C,
+SIGTERM and SIGHUP from their start, and a frame that ends its workers whatever state they are in."""
 
-import subprocess
+import multiprocessing
+import os
+import signal
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
 
+from render.circles.band_pool import END_SECONDS
 from render.circles.reference import ReferenceRenderer, clear_image, render_reference
 from render.circles.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
-from render.core.renderer import render_frame
+from render.core import progress
+from render.core.renderer import RendererUnavailable, render_frame
 from scenes.builtin import build_scene
 from scenes.model import CircleScene, empty_arrays
 
@@ -100,10 +107,71 @@ def test_parallel_bands_equal_serial(name):
     assert np.array_equal(serial, parallel)
 
 
-def test_a_worker_process_ignores_ctrl_c_from_its_first_instant(probe_path):
-    # A terminal's Ctrl-C reaches the whole process group; a worker still starting up printed a
-    # KeyboardInterrupt traceback before the forkserver's preload had it ignore SIGINT.
-    result = subprocess.run(
-        [sys.executable, str(probe_path("worker_sigint_probe.py"))], capture_output=True, text=True, timeout=300
-    )
-    assert result.returncode == 0 and result.stdout == "ignored\n", result.stderr
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_to_the_group_while_the_forkserver_starts_harms_no_process(probe_path, run_own_group, name):
+    # A terminal's Ctrl-C or a supervisor's SIGTERM reaches the whole process group. Before, the
+    # forkserver still starting printed a KeyboardInterrupt traceback or died, a SIGHUP killed the
+    # resource tracker (its warnings and KeyErrors came at the command's exit), and a worker ignored
+    # only SIGINT: SIGTERM or SIGHUP killed it and left the pool waiting on the others forever.
+    result = run_own_group([sys.executable, str(probe_path("worker_signals_probe.py")), name], timeout=120)
+    assert result.stdout == "ignored: SIGINT SIGTERM SIGHUP\ntracker: running\n", result.stderr
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+
+
+class _GivenUp(Exception):
+    pass
+
+
+def _on_first_report(action):
+    """A progress listener that runs ``action(workers)`` once, at the frame's first report, with the
+    worker processes then running."""
+    done = []
+
+    def listener(_fraction):
+        workers = multiprocessing.active_children()
+        if workers and not done:
+            done.append(True)
+            action(workers)
+
+    return listener
+
+
+def test_a_worker_killed_mid_frame_is_one_clear_error():
+    # As the kernel's out-of-memory killer does. Before, the pool's BrokenProcessPool reached the
+    # command, which printed its traceback.
+    scene = build_scene("rand100k")
+    image = clear_image(scene, 512, 512)
+    started = time.monotonic()
+    with pytest.raises(RendererUnavailable, match="a CPU worker process was killed by SIGKILL"):
+        with progress.reporting(_on_first_report(lambda workers: workers[0].kill())):
+            render_reference(scene, image, workers=2)
+    assert time.monotonic() - started < 15
+    assert multiprocessing.active_children() == []
+
+
+def test_a_given_up_frame_ends_workers_that_do_not_stop_within_a_bound():
+    # Workers that cannot read the stop flag (here: stopped; as well, ones stuck on a lock that a
+    # killed worker held) are killed once the bound has passed. Before, the pool waited for them for
+    # as long as they took: forever, but for the timer that lets them go on after 20 s.
+    scene = build_scene("rand100k")
+    image = clear_image(scene, 512, 512)
+
+    timers = []
+
+    def freeze(workers):
+        for worker in workers:
+            os.kill(worker.pid, signal.SIGSTOP)
+        timers.append(threading.Timer(20, lambda: [os.kill(worker.pid, signal.SIGCONT) for worker in workers]))
+        timers[0].start()
+        raise _GivenUp
+
+    started = time.monotonic()
+    try:
+        with pytest.raises(_GivenUp):
+            with progress.reporting(_on_first_report(freeze)):
+                render_reference(scene, image, workers=2)
+        assert time.monotonic() - started < END_SECONDS + 5
+        assert multiprocessing.active_children() == []
+    finally:
+        for timer in timers:
+            timer.cancel()

@@ -4,6 +4,7 @@ the exit code, the best-of-runs arithmetic and the JSON and chart files are what
 
 import json
 
+import numpy as np
 import pytest
 
 import app.commands
@@ -11,12 +12,14 @@ import render.circles.bench as circle_bench
 import render.circles.check as circle_check
 import render.core.gpu
 import render.spheres.bench as sphere_bench
+import render.spheres.check as sphere_check
 import render.spheres.cuda
 from app.cli import main
 from render.circles.reference import ReferenceRenderer
 from render.core.renderer import RendererUnavailable
 from render.spheres.constants import MAX_CONSTANT_SPHERES
 from render.spheres.shading import ShadeSettings, reference_image
+from scenes.spheres import random_spheres
 
 
 @pytest.fixture(autouse=True)
@@ -169,6 +172,27 @@ def test_sphere_check_counts_bytes_and_says_why_a_variant_cannot_run(capsys, mon
     assert constant[:-1] == ["0 identical"] * 5
     assert constant[-1] == "- unavailable: 3000 spheres do not fit in constant memory"
     assert lines[-1] == "12 passed, 6 failed (8-bit RGB values unlike the reference)"
+
+
+def test_sphere_check_seeds_the_scenes_it_is_given(capsys, monkeypatch):
+    # Before, --seed was dropped for a scene named in --scenes: random was always seed 0.
+    monkeypatch.setattr(render.spheres.cuda, "SphereCudaRenderer", SphereGpuStandIn)
+    checked = []
+    real = sphere_check.run_sphere_check
+    monkeypatch.setattr(
+        sphere_check, "run_sphere_check", lambda scenes, *rest: checked.extend(scenes) or real(scenes, *rest)
+    )
+    args = ["check", "--renderer", "spheres", "--size", "16", "--variants", "global", "--seed", "7"]
+    assert run(capsys, *args, "--scenes", "random", "classic")[0] == 0
+    assert [scene.name for scene in checked] == ["random", "classic"]
+    assert np.array_equal(checked[0].center, random_spheres(1024, 7).center)
+    assert np.array_equal(checked[1].center, random_spheres(20, 7).center)
+
+
+def test_sphere_check_refuses_a_frame(capsys):
+    # Before, --frame was accepted and ignored: the sphere check renders frame 0 only.
+    assert main(["check", "--renderer", "spheres", "--frame", "3"]) == 2
+    assert capsys.readouterr().err == "error: --frame applies to check --renderer circles\n"
 
 
 def test_sphere_bench_table_json_and_chart(capsys, monkeypatch, tmp_path):

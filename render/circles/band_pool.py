@@ -1,0 +1,191 @@
+"""The worker processes that render a parallel reference frame's bands (``reference.py``).
+
+Each worker is a process with a pipe of its own: the command hands it one band at a time and reads
+the band back, so the workers share no queue and none can wait on a lock that a dead one held. The
+workers start from a forkserver (not fork: the caller may run CUDA or OpenGL threads, which a
+forked child must not inherit), so scripts that render need the usual ``if __name__ ==
+"__main__":`` guard. They ignore the stops sent to the whole process group (``worker_preload``);
+the command stops them through a flag they read between circles. However a frame ends (done,
+stopped, failed, a worker killed), its workers are gone when ``render_bands`` returns: those still
+there END_SECONDS after the flag are killed, so the command never waits on one for ever.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable
+from multiprocessing import connection, forkserver, resource_tracker
+from typing import Any
+
+import numpy as np
+
+from render.core import progress, stops
+from render.core.renderer import RendererUnavailable
+from scenes.model import CircleScene
+
+# A worker reads the flag at least every REPORT_SECONDS; this leaves room for a loaded machine.
+END_SECONDS = 2.0
+
+# blend(scene, planes, row0, full_height): the circles blended into one band (``reference.blend_rows``).
+Blend = Callable[[CircleScene, np.ndarray, int, int], None]
+
+
+class _Abandoned(Exception):
+    """A worker's band was given up: the frame it belongs to was stopped."""
+
+
+def worker_context() -> multiprocessing.context.ForkServerContext:
+    """How the worker processes start: from a forkserver that preloads ``worker_preload``."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["__main__", "render.circles.worker_preload"])  # a no-op once it runs
+    # Started with the stops blocked, the forkserver and multiprocessing's resource tracker begin
+    # immune to one sent to the whole process group: the preload then ignores them, and the tracker
+    # ignores SIGINT and SIGTERM and keeps SIGHUP blocked. A stop that reaches this process meanwhile
+    # waits, blocked, until the mask is restored. The tracker is started on its own first: starting
+    # it unblocks SIGINT and SIGTERM in this thread.
+    for start in (resource_tracker.ensure_running, forkserver.ensure_running):
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, stops.SIGNALS)
+        try:
+            start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    return context
+
+
+def _render_band(blend: Blend, scene: CircleScene, job: tuple, stop, done) -> np.ndarray | Exception:
+    """One band in a worker: its rows rendered, or the error that stopped them (for the command)."""
+    planes, row0, full_height, slot = job
+
+    def report(fraction: float) -> None:
+        if stop.value:
+            raise _Abandoned
+        done[slot] = fraction
+
+    try:
+        with progress.reporting(report):
+            blend(scene, planes, row0, full_height)
+    except _Abandoned:
+        raise
+    except Exception as error:
+        return error
+    done[slot] = 1.0
+    return planes
+
+
+def _serve(pipe, blend: Blend, scene: CircleScene, stop, done) -> None:
+    """A worker process: renders each band that comes through ``pipe`` and sends it back, until the
+    command closes the pipe or gives the frame up."""
+    # The preload did this already, unless another part of the process started the forkserver first.
+    for number in stops.SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+    with contextlib.suppress(EOFError, OSError, _Abandoned):
+        while True:
+            pipe.send(_render_band(blend, scene, pipe.recv(), stop, done))
+
+
+class _Worker:
+    """One worker process and the command's end of its pipe."""
+
+    def __init__(self, context, blend: Blend, scene: CircleScene, stop, done) -> None:
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, blend, scene, stop, done))
+        try:
+            self.process.start()
+        except (OSError, EOFError) as error:
+            raise RendererUnavailable(f"cannot start a CPU worker process: {error}") from None
+        finally:
+            theirs.close()  # so that the pipe ends when the worker does
+
+    def hand(self, job: tuple) -> None:
+        try:
+            self.pipe.send(job)
+        except OSError:
+            raise self._died() from None
+
+    def take(self) -> np.ndarray:
+        try:
+            result = self.pipe.recv()
+        except (EOFError, OSError):
+            raise self._died() from None
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def _died(self) -> RendererUnavailable:
+        self.process.join(END_SECONDS)
+        code = self.process.exitcode
+        if code is not None and code < 0:
+            how = f"was killed by {signal.Signals(-code).name}"
+            if code == -signal.SIGKILL:
+                how += " (the system may be out of memory)"
+        else:
+            how = f"ended unexpectedly (exit code {code})"
+        return RendererUnavailable(f"a CPU worker process {how}")
+
+
+def _report(done) -> None:
+    """Tell the listener and the counter how far the bands are together (``done``: each one's fraction)."""
+    fractions = list(done)
+    if (bands := progress.counter()) is not None:
+        bands.reach(fractions.count(1.0), sum(fractions) / len(fractions))
+    if (report := progress.listener()) is not None:
+        report(sum(fractions) / len(fractions))
+
+
+def _share(crew: list[_Worker], planes: np.ndarray, rows: list[tuple[int, int]], done) -> None:
+    """Hand the bands out, one to each idle worker at a time, and put each back into ``planes``."""
+    height = planes.shape[1]
+    waiting = list(enumerate(rows))[::-1]
+    idle = list(crew)
+    busy: dict[Any, tuple[_Worker, int, int]] = {}  # a busy worker's pipe: the worker, its band's rows
+    due = time.monotonic() + progress.REPORT_SECONDS
+    while waiting or busy:
+        while idle and waiting:
+            worker, (slot, (a, b)) = idle.pop(), waiting.pop()
+            worker.hand((planes[:, a:b], a, height, slot))
+            busy[worker.pipe] = worker, a, b
+        for pipe in connection.wait(list(busy), progress.REPORT_SECONDS):
+            worker, a, b = busy.pop(pipe)
+            planes[:, a:b] = worker.take()
+            idle.append(worker)
+        if time.monotonic() >= due:
+            due = time.monotonic() + progress.REPORT_SECONDS
+            _report(done)
+
+
+def _end(crew: list[_Worker]) -> None:
+    """Close the workers' pipes and wait for them to exit, END_SECONDS at most; kill those left."""
+    for worker in crew:
+        worker.pipe.close()
+    deadline = time.monotonic() + END_SECONDS
+    for worker in crew:
+        worker.process.join(max(0.0, deadline - time.monotonic()))
+        if worker.process.exitcode is None:
+            worker.process.kill()
+            worker.process.join()
+
+
+def render_bands(
+    blend: Blend, scene: CircleScene, planes: np.ndarray, rows: list[tuple[int, int]], workers: int
+) -> None:
+    """Render the bands ``rows`` (rows [a, b)) of ``planes``, float32 (4, H, W), in place, in
+    ``workers`` processes."""
+    context = worker_context()
+    stop, done = context.RawValue("b", 0), context.RawArray("d", len(rows))
+    counter = progress.counter()
+    if counter is not None:
+        counter.start(len(rows), workers)
+    crew: list[_Worker] = []
+    try:
+        with stops.uncut():  # a worker started but not yet in the crew would be ended by no one
+            for _ in range(min(workers, len(rows))):
+                crew.append(_Worker(context, blend, scene, stop, done))
+        _share(crew, planes, rows, done)
+    finally:
+        stop.value = 1  # the workers drop their bands: none has one left once the frame is done
+        _end(crew)
+    if counter is not None:
+        counter.reach(len(rows), 1.0)
