@@ -12,12 +12,15 @@ BIN_ENTRY_FLOATS = 4  # a bin-list entry: float x, y, r and the circle's int ind
 MERGE_SEGMENT = 1024  # keys the merge sort's first phase sorts in one block's shared memory
 MERGE_SAMPLE_STRIDE = 128  # keys between two samples of the merge sort's second phase (and its block)
 ONESWEEP_THREADS = 256  # threads of a Onesweep block: one per 8-bit digit when it publishes and looks back
-ONESWEEP_ITEMS = 16  # keys a thread ranks per pass: a partition is 4096 keys
+# Keys a Onesweep thread ranks per pass, by key width: a partition of 8192 32-bit or 4096 64-bit
+# keys. Its staged copy in shared memory (32 KiB) must fit the 48 KiB a block gets without opting in.
+ONESWEEP_ITEMS_32 = 32
+ONESWEEP_ITEMS_64 = 16
 # Onesweep's look-back table: a ring of this many partitions, 2 KiB each (256 digits x 8 bytes), so
-# 8 MiB whatever the number of keys. A partition waits for its slot while the partitions up to
+# 2 MiB whatever the number of keys. A partition waits for its slot while the partitions up to
 # ONESWEEP_MAX_LOOK_BACK after the slot's last owner have not finished their look-back: on an H100,
-# 2^26 keys sort in 2.98 ms with 2048 slots, 2.74 ms with 4096.
-ONESWEEP_RING = 4096
+# 2^26 32-bit keys sort as fast with 1024 slots as with 4096 (1.66 ms against 1.67).
+ONESWEEP_RING = 1024
 ONESWEEP_MAX_LOOK_BACK = 64  # partitions a look-back reads at most: there it waits for an inclusive prefix
 
 CUDA_DEFINES = dict(
@@ -28,7 +31,8 @@ CUDA_DEFINES = dict(
     MERGE_SEGMENT=MERGE_SEGMENT,
     MERGE_SAMPLE_STRIDE=MERGE_SAMPLE_STRIDE,
     ONESWEEP_THREADS=ONESWEEP_THREADS,
-    ONESWEEP_ITEMS=ONESWEEP_ITEMS,
+    ONESWEEP_ITEMS_32=ONESWEEP_ITEMS_32,
+    ONESWEEP_ITEMS_64=ONESWEEP_ITEMS_64,
     ONESWEEP_RING=ONESWEEP_RING,
     ONESWEEP_MAX_LOOK_BACK=ONESWEEP_MAX_LOOK_BACK,
 )

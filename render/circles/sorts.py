@@ -18,7 +18,8 @@ from render.circles.constants import (
     CUDA_DEFINES,
     MERGE_SAMPLE_STRIDE,
     MERGE_SEGMENT,
-    ONESWEEP_ITEMS,
+    ONESWEEP_ITEMS_32,
+    ONESWEEP_ITEMS_64,
     ONESWEEP_MAX_LOOK_BACK,
     ONESWEEP_RING,
     ONESWEEP_THREADS,
@@ -154,7 +155,8 @@ class OnesweepSort(KernelSort):
         blocks = min(-(-count // ONESWEEP_THREADS), 4096)
         self.histogram((blocks,), (ONESWEEP_THREADS,), (keys, total, np.int32(self.passes), counts))
         self.offsets((self.passes,), (256,), (counts,))
-        partitions = -(-count // (ONESWEEP_THREADS * ONESWEEP_ITEMS))
+        items = ONESWEEP_ITEMS_32 if keys.dtype.itemsize == 4 else ONESWEEP_ITEMS_64
+        partitions = -(-count // (ONESWEEP_THREADS * items))
         slots = min(partitions, self.ring)
         ring = cupy.empty(slots * 256, cupy.uint64)  # the look-back's words, a ring of partitions
         marks = cupy.empty(slots, cupy.int32)  # the ring's tail: who last finished a look-back there

@@ -98,7 +98,7 @@ def test_the_sort_bench_times_every_sort_on_random_and_scene_keys():
 def test_onesweeps_look_back_ring_takes_the_same_memory_for_more_keys():
     from render.circles.sort_bench import run_sort_bench
 
-    counts = (2**24, 2**25)  # 4096 and 8192 partitions: the ring's most, and twice that
+    counts = (2**24, 2**25)  # 2048 and 4096 partitions: twice and four times the ring
     rows = run_sort_bench(counts=counts, scenes=(), sorts=("onesweep",), runs=1)
     beside_keys = [row.extra_bytes - 2 * row.count * 4 for row in rows]  # less its two arrays of keys
     assert beside_keys[0] == beside_keys[1] <= ONESWEEP_RING * 256 * 8 + 2**16, beside_keys
@@ -111,6 +111,6 @@ def test_onesweep_with_the_smallest_ring_reuses_it_and_still_sorts(key_defines, 
     dtype = key_dtype(key_defines)
     sorter = OnesweepSort(key_defines, ring=ONESWEEP_MAX_LOOK_BACK + 1).sort
     for pattern in PATTERNS:
-        host = make_keys(pattern, 2**20 + 3, dtype)  # 257 partitions through a ring of 65
+        host = make_keys(pattern, 2**20 + 3, dtype)  # 129 (32-bit) or 257 partitions through a ring of 65
         got = sorter(cupy.asarray(host))
         assert np.array_equal(cupy.asnumpy(got), np.sort(host, kind="stable")), pattern
