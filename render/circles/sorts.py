@@ -158,17 +158,20 @@ class OnesweepSort(KernelSort):
         items = ONESWEEP_ITEMS_32 if keys.dtype.itemsize == 4 else ONESWEEP_ITEMS_64
         partitions = -(-count // (ONESWEEP_THREADS * items))
         slots = min(partitions, self.ring)
-        ring = cupy.empty(slots * 256, cupy.uint64)  # the look-back's words, a ring of partitions
-        marks = cupy.empty(slots, cupy.int32)  # the ring's tail: who last finished a look-back there
-        ticket = cupy.empty(1, cupy.int32)  # the next partition to hand out
+        # The look-back's words (a ring of partitions), the ring's tail (who last finished a
+        # look-back in each slot) and the next partition to hand out: one block, zeroed each pass.
+        ring_bytes, marks_bytes = slots * 256 * 8, slots * 4
+        table = cupy.empty(ring_bytes + marks_bytes + 4, cupy.uint8)
+        ring = table[:ring_bytes].view(cupy.uint64)
+        marks = table[ring_bytes : ring_bytes + marks_bytes].view(cupy.int32)
+        ticket = table[ring_bytes + marks_bytes :].view(cupy.int32)
         buffers = [cupy.empty(count, keys.dtype), cupy.empty(count, keys.dtype)]
         source = keys
         for step in range(self.passes):
-            for zeroed in (ring, marks, ticket):
-                zeroed.data.memset_async(0, zeroed.nbytes)
+            table.data.memset_async(0, table.nbytes)
             target = buffers[step % 2]
             digits = (np.int32(RADIX_BITS * step), counts[step * 256 :])
-            table = (ring, marks, np.int32(slots), ticket)
-            self.one_pass((partitions,), (ONESWEEP_THREADS,), (source, target, total, *digits, *table))
+            look_back = (ring, marks, np.int32(slots), ticket)
+            self.one_pass((partitions,), (ONESWEEP_THREADS,), (source, target, total, *digits, *look_back))
             source = target
         return source
