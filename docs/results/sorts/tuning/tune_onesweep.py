@@ -3,10 +3,11 @@ part of the product): from the project's root on a GPU machine,
 
     python3 docs/results/sorts/tuning/tune_onesweep.py docs/results/sorts/tuning/variants-32bit-a.json [64]
 
-Each variant is a kernel source, ``-D`` overrides and text patches; the host side below mirrors
-``OnesweepSort`` as it was then. It ran against the working tree that became 404b0e5, whose kernel
-took one ``ONESWEEP_ITEMS`` for both key widths; the kernel now takes ``ONESWEEP_ITEMS_32`` and
-``ONESWEEP_ITEMS_64`` instead, so a rerun of the current source must define those.
+Each variant is a kernel source, ``-D`` overrides and text patches; the ``old16`` variants read the
+kernel before the rework from /tmp (``git show 6757f4c:shaders/sort_onesweep.cu`` written there).
+The host side below mirrors ``OnesweepSort`` as it was then. It ran against the working tree that
+became 404b0e5, whose kernel took one ``ONESWEEP_ITEMS`` for both key widths; the kernel now takes
+``ONESWEEP_ITEMS_32`` and ``ONESWEEP_ITEMS_64``, so a rerun of the current source must define them.
 """
 
 import json
