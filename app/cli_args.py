@@ -14,7 +14,7 @@ from app.recording import GIF_FPS
 from app.settings import Settings
 from render.circles import sort_bench
 from render.core import limits
-from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS
+from render.kinds import DEFAULT_KIND, KIND_NAMES, KINDS, OVERLAY_NAMES
 from render.spheres.check import CHECK_COUNTS
 from render.spheres.constants import MAX_CONSTANT_SPHERES
 from scenes.files import SCENE_SUFFIXES
@@ -224,8 +224,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="PNG file or - (default when no --raw: circles <scene>_<frame>.png, "
         "spheres <scene>_<spheres|shaded>_<frame>.png, the frame in 4 digits)",
     )
-    render.add_argument("--raw", type=output_name(".npy"), help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top")
+    render.add_argument(
+        "--raw",
+        type=output_name(".npy"),
+        help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top; with --overlay depth its int32 (N, N) "
+        "counts instead, with candidates its int32 (rows, cols) per tile",
+    )
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    render.add_argument(
+        "--overlay",
+        choices=OVERLAY_NAMES,
+        help="circles: draw over the picture, with a legend under it, the variant's tiles (the pixels "
+        "of one block), depth (circles covering each pixel's center) or candidates (circles each tile tests)",
+    )
+    render.add_argument(
+        "--binning",
+        metavar="VARIANT",
+        help="with --backend cpu: the variant whose tiles and candidates the reference draws (default: auto's)",
+    )
 
     record = _subcommand(
         sub, "record", "render frames A..B of a scene into a folder: a PNG per frame and an animated GIF of them"

@@ -12,14 +12,16 @@ from typing import Any
 from app.camera import LOOK_OPTIONS
 from app.cli_args import UsageError
 from app.outputs import claim_folder, claim_outputs
+from app.overlay_options import default_png, overlay_note, overlay_rule
 from app.printable import printable
 from app.progress import frame_bar, step_bar
 from app.record_command import check_frame_names, default_gif, frame_range, record_frames, recording_folder
 from app.recording import GIF_FPS, write_gif
 from render.core import limits
 from render.core.gpu import gpu_name, gpu_problem
-from render.core.image_io import write_png, write_raw, write_text_file
+from render.core.image_io import write_png, write_png_rgb8, write_raw, write_text_file, write_values
 from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
+from render.core.overlay_picture import overlay_picture
 from render.core.renderer import NoGpu, Renderer, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
 from render.kinds import BENCH_OPTIONS, CHECK_OPTIONS, DEFAULT_KIND, KIND_OPTIONS, KINDS
@@ -146,8 +148,9 @@ def _used(renderer: Renderer) -> str:
 
 def cmd_render(args: argparse.Namespace) -> int:
     kind, choice, look, scene = _asked_scene(args)
+    rule = overlay_rule(args, kind)
     frame = _frame_of(scene, args.frame, kind.animated(scene, look))
-    out = args.out or (None if args.raw else kind.output_name(scene, frame, look))
+    out = args.out or (None if args.raw else default_png(kind.output_name(scene, frame, look), args.overlay))
     if getattr(args, "next_free_name", False):
         placements = {out: Placement(next_free=True)}  # the app's stand-in render: never asks, never replaces
     else:
@@ -155,13 +158,20 @@ def cmd_render(args: argparse.Namespace) -> int:
     renderer = _loaded_renderer(args, kind, choice, look, scene)
     with frame_bar(f"rendering {printable(scene.name)}"):
         image = render_frame(renderer, frame)
+    overlay = kind.overlay(renderer, args.overlay, rule) if args.overlay else None
     outputs = []
-    if out:
+    if out and overlay:
+        outputs.append(write_png_rgb8(overlay_picture(image, overlay), out, placements[out]))
+    elif out:
         outputs.append(write_png(image, out, placements[out]))
-    if args.raw:
+    if args.raw and overlay:
+        assert overlay.values is not None
+        outputs.append(write_values(overlay.values, args.raw, placements[args.raw]))
+    elif args.raw:
         outputs.append(write_raw(image, args.raw, placements[args.raw]))
+    what = f"{kind.describe(scene, look)}, {args.size}x{args.size}, frame {frame}, {_used(renderer)}"
     for path in outputs:
-        print(f"wrote {path} ({kind.describe(scene, look)}, {args.size}x{args.size}, frame {frame}, {_used(renderer)})")
+        print(f"wrote {path} ({what}{overlay_note(overlay)})")
     return 0
 
 

@@ -9,6 +9,7 @@ from render.spheres.kind import SPHERES
 KINDS: dict[str, RendererKind] = {kind.name: kind for kind in (CIRCLES, SPHERES)}
 KIND_NAMES = tuple(KINDS)
 DEFAULT_KIND = CIRCLES.name  # what runs when no --renderer (or saved setting) says otherwise
+OVERLAY_NAMES = tuple(dict.fromkeys(name for kind in KINDS.values() for name in kind.overlays))
 # The options that only some kinds take, and which kinds take each (for "--count applies to ...").
 KIND_OPTIONS: dict[str, tuple[str, ...]] = {}
 # The options of ``bench`` and ``check`` that only some kinds read, and which kinds read each.

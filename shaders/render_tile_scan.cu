@@ -37,3 +37,26 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     }
     if (p.inside) image[p.y * width + p.x] = pixel;
 }
+
+// The candidates overlay: candidates[tile] = how many circles pass this build's tile test for the
+// tile, the length of the list render_tile_scan compacts for it. Same grid and block.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    count_tile_candidates(const float* position, const float* radius, int width, int height, int count,
+                          int* candidates) {
+    const int t = threadIdx.y * TILE + threadIdx.x;
+    const Box box = tile_box(blockIdx.x, blockIdx.y, TILE, width, height);
+    int total = 0;
+    for (int first = 0; first < count; first += BLOCK) {
+        const int i = first + t;
+        bool hit = false;
+        if (i < count) {
+            Circle c;
+            c.x = position[3 * i];
+            c.y = position[3 * i + 1];
+            c.r = radius[i];
+            hit = circle_touches_box(c, box);
+        }
+        total += __syncthreads_count(hit);
+    }
+    if (t == 0) candidates[blockIdx.y * gridDim.x + blockIdx.x] = total;
+}

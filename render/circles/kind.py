@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from render.circles.overlays import OVERLAYS, circle_overlay
 from render.circles.variants import VARIANTS
 from render.core import limits
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.module_cache import Build
+from render.core.overlay import Overlay
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
 from scenes.animation import advance
@@ -35,6 +37,7 @@ class CircleKind:
     cli_options: tuple[str, ...] = ()
     bench_options = ("scenes", "size", "frames", "runs")
     check_options = ("frame",)
+    overlays = OVERLAYS
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], CircleScene]:
         return scene_loader(name_or_file, 0 if seed is None else seed)
@@ -81,6 +84,9 @@ class CircleKind:
 
     def output_name(self, scene: CircleScene, frame: int, look: Look) -> str:
         return f"{scene.name}_{frame:04d}.png"
+
+    def overlay(self, renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
+        return circle_overlay(renderer, name, choice)
 
     def describe(self, scene: CircleScene, look: Look) -> str:
         return scene.name

@@ -141,3 +141,27 @@ class CudaRenderer(Renderer):
             ),
         )
         return int(total.get()[0])
+
+    def depth_counts(self) -> np.ndarray:
+        """int32 (H, W), row 0 = bottom: the circles covering each pixel's center this frame."""
+        import cupy
+
+        depth = cupy.zeros((self.height, self.width), cupy.int32)
+        self._clear_module.get_function("count_depth")(
+            grid_1d(self.scene.count * 32),
+            (THREADS_1D,),
+            (
+                self.scene.position,
+                self.scene.radius,
+                np.int32(self.scene.count),
+                np.int32(self.width),
+                np.int32(self.height),
+                depth,
+            ),
+        )
+        return depth.get()
+
+    def candidate_counts(self) -> np.ndarray:
+        """int32 (rows, cols) over the blend's blocks, row 0 = bottom: the circles each block
+        tests, from the last frame's binning (render first)."""
+        return self.strategy.candidates(self.scene, self.width, self.height).get()

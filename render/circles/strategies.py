@@ -79,6 +79,11 @@ class Strategy:
         """Blend every circle; ``clear`` is the renderer's clear arguments (folded in or not)."""
         raise NotImplementedError
 
+    def candidates(self, scene: DeviceScene, width: int, height: int):
+        """CuPy int32 (rows, cols) over the blend's blocks, row 0 = bottom: how many circles the
+        block of each tile tests, read from this frame's binning where the variant bins."""
+        raise NotImplementedError
+
     @staticmethod
     def scene_arguments(
         scene: DeviceScene, image, width: int, height: int, clear: tuple, shading: bool = True
@@ -104,6 +109,9 @@ class PerPixel(Strategy):
         arguments = self.scene_arguments(scene, image, width, height, clear)
         self.kernel(grid_2d(width, height, BLOCK_2D), BLOCK_2D, arguments)
 
+    def candidates(self, scene, width, height):
+        return every_circle(scene, grid_2d(width, height, BLOCK_2D))
+
 
 class TileBlock(Strategy):
     """A block of TILE x TILE threads per tile."""
@@ -112,6 +120,16 @@ class TileBlock(Strategy):
         tile = self.int_define("TILE")
         arguments = self.scene_arguments(scene, image, width, height, clear)
         self.kernel(grid_2d(width, height, (tile, tile)), (tile, tile), arguments)
+
+    def candidates(self, scene, width, height):
+        import cupy
+
+        tile = self.int_define("TILE")
+        cols, rows = grid_2d(width, height, (tile, tile))
+        counts = cupy.empty((rows, cols), cupy.int32)
+        geometry = (scene.position, scene.radius, np.int32(width), np.int32(height), np.int32(scene.count))
+        self.module.get_function("count_tile_candidates")((cols, rows), (tile, tile), (*geometry, counts))
+        return counts
 
 
 class TileSort(TileBlock):
@@ -171,6 +189,19 @@ class TileSort(TileBlock):
         tile = self.int_define("TILE")
         arguments = (*self.scene_arguments(scene, image, width, height, clear), self.keys, self.tile_first)
         self.kernel(self.grid, (tile, tile), arguments)
+
+    def candidates(self, scene, width, height):
+        import cupy
+
+        cols, rows = self.grid
+        return cupy.diff(self.tile_first).astype(cupy.int32).reshape(rows, cols)
+
+
+def every_circle(scene: DeviceScene, grid: tuple[int, int]):
+    """CuPy int32 (rows, cols) for ``grid`` = (cols, rows) blocks that each test every circle."""
+    import cupy
+
+    return cupy.full((grid[1], grid[0]), scene.count, cupy.int32)
 
 
 def usable_device_bytes() -> int:

@@ -8,7 +8,7 @@ import numpy as np
 
 from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS
 from render.circles.device_scene import host_colors
-from render.circles.strategies import Strategy
+from render.circles.strategies import Strategy, every_circle
 from render.core.grids import grid_2d
 
 
@@ -156,6 +156,17 @@ class TileWarp(Strategy):
         )
         threads = self.tile * self.tile // self.pixels
         self._kernels["render_tile_warp"](self.grid, (threads,), arguments)
+
+    def candidates(self, scene, width, height):
+        """The length of each tile's bin list (every circle with the bins off)."""
+        import cupy
+
+        if not self.use_bins:
+            return every_circle(scene, self.grid)
+        cols, rows = self.grid
+        per_bin = cupy.diff(self.bin_start).astype(cupy.int32).reshape(-1, self.bins_x)
+        side = self.tiles_per_bin
+        return per_bin[cupy.arange(rows)[:, None] // side, cupy.arange(cols)[None, :] // side]
 
 
 def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:

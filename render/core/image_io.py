@@ -76,3 +76,9 @@ def write_raw(image: np.ndarray, path: str | Path, how: Placement = NEW_FILE) ->
 def write_raw_top_down(data: np.ndarray, path: str | Path, how: Placement = NEW_FILE) -> str:
     """Save ``data`` float32 (H, W, 4), already row 0 = top, as .npy."""
     return write_output(path, lambda stream: np.save(stream, np.asarray(data, np.float32)), how)
+
+
+def write_values(values: np.ndarray, path: str | Path, how: Placement = NEW_FILE) -> str:
+    """Save ``values`` (rows, cols), row 0 = bottom, as .npy of their own dtype with row 0 = top."""
+    top_down = np.ascontiguousarray(values[::-1])
+    return write_output(path, lambda stream: np.save(stream, top_down), how)

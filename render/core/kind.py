@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from render.core.module_cache import Build
+from render.core.overlay import Overlay
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice, VariantTable
 from scenes.safe_write import Placement
@@ -134,6 +135,8 @@ class RendererKind(Protocol):
     def bench_options(self) -> tuple[str, ...]: ...
     @property
     def check_options(self) -> tuple[str, ...]: ...
+    @property
+    def overlays(self) -> tuple[str, ...]: ...  # what ``overlay`` draws, by name
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], Any]:
         """A function making the scene (a built-in name or a scene file); raises the kind's unknown
@@ -186,6 +189,11 @@ class RendererKind(Protocol):
 
     def output_name(self, scene: Any, frame: int, look: Look) -> str:
         """The default PNG name of ``render``."""
+        ...
+
+    def overlay(self, renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
+        """The overlay ``name`` (one of ``overlays``) of the frame ``renderer`` has just rendered; on
+        the CPU reference, for the variant ``choice`` (None: the default)."""
         ...
 
     def describe(self, scene: Any, look: Look) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
 from render.core.module_cache import Build
+from render.core.overlay import Overlay
 from render.core.renderer import Renderer
 from render.core.variants import VariantChoice
 from render.spheres.constants import CUDA_DEFINES, MAX_CONSTANT_SPHERES
@@ -50,6 +51,7 @@ class SphereKind:
     )
     bench_options = ("counts", "sizes", "view", "chart")
     check_options: tuple[str, ...] = ()  # its check renders frame 0: the views' pictures, not a turn
+    overlays: tuple[str, ...] = ()
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
         """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""
@@ -99,6 +101,9 @@ class SphereKind:
 
     def output_name(self, scene: SphereScene, frame: int, look: Look) -> str:
         return f"{scene.name}_{'shaded' if look.view == 'shaded' else 'spheres'}_{frame:04d}.png"
+
+    def overlay(self, renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
+        raise ValueError(f"the sphere tracer has no overlay {name!r}")
 
     def describe(self, scene: SphereScene, look: Look) -> str:
         return f"{scene.name}, {scene.count} spheres, {look.view or 'classic'}"

@@ -1,0 +1,51 @@
+"""``render``'s overlay options: the checks made before any work, the default PNG name, and the
+report line's account of what the overlay showed."""
+
+from __future__ import annotations
+
+import argparse
+
+from app.cli_args import UsageError
+from render.core.kind import RendererKind
+from render.core.overlay import Overlay, overlay_stats
+from render.core.variants import UnknownVariantError, VariantChoice
+
+
+def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice | None:
+    """Check ``render``'s overlay options before any work; the variant named by ``--binning``, whose
+    tiles and candidates the CPU reference draws (None: not named)."""
+    if not args.overlay:
+        if args.binning:
+            raise UsageError("--binning applies with --overlay tiles or candidates")
+        return None
+    if args.overlay not in kind.overlays:
+        raise UsageError(f"--overlay {args.overlay}: --renderer {kind.name} has no overlays")
+    if args.raw and args.overlay == "tiles":
+        raise UsageError("--raw with --overlay tiles: a grid has no values; --raw takes depth or candidates")
+    if not args.binning:
+        return None
+    if args.overlay == "depth":
+        raise UsageError("--binning applies to --overlay tiles and candidates; depth is the same for every variant")
+    if args.backend != "cpu":
+        raise UsageError(
+            "--binning names the variant whose binning the cpu reference draws: add --backend cpu "
+            "(on the GPU, --variant shows a variant's own figures)"
+        )
+    try:
+        return kind.variants.parse(args.binning)
+    except UnknownVariantError as error:
+        raise UsageError(f"--binning: {error}") from None
+
+
+def default_png(name: str, overlay: str | None) -> str:
+    """``render``'s default PNG name, with the overlay's name before the suffix."""
+    return f"{name.removesuffix('.png')}_{overlay}.png" if overlay else name
+
+
+def overlay_note(overlay: Overlay | None) -> str:
+    """What the overlay showed, for ``render``'s report line."""
+    if overlay is None:
+        return ""
+    if overlay.values is None:
+        return f"; {overlay.name}: {overlay.cell[0]}x{overlay.cell[1]} pixels, {overlay.unit}"
+    return f"; {overlay.name} ({overlay.unit}): {overlay_stats(overlay.values).line()}"

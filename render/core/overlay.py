@@ -1,0 +1,45 @@
+"""An overlay: figures per cell of the image (per pixel, per tile), shown over the picture with a
+colour map and a legend, and the statistics beside it. Kinds compute them (``RendererKind.overlay``);
+``render.core.overlay_picture`` draws them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Overlay:
+    """``values`` (rows, cols), row 0 = bottom like the images, int32 or float32, one per cell of
+    ``cell`` = (width, height) pixels (the last column and row cut at the image's edge); ``unit``
+    says what a value counts. ``values`` None: only the grid of cells is shown."""
+
+    name: str
+    cell: tuple[int, int]
+    unit: str
+    values: np.ndarray | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class OverlayStats:
+    """The figures that explain an overlay: its range, mean, and load imbalance (max / mean; inf
+    when the mean is 0 and the max is not, 1 when both are 0)."""
+
+    count: int
+    low: float
+    high: float
+    mean: float
+    imbalance: float
+
+    def line(self) -> str:
+        """For example ``min 0, mean 12.5, max 80, max/mean 6.40``."""
+        return f"min {self.low:g}, mean {self.mean:.4g}, max {self.high:g}, max/mean {self.imbalance:.2f}"
+
+
+def overlay_stats(values: np.ndarray) -> OverlayStats:
+    """The statistics of ``values`` (any shape, at least one value)."""
+    flat = np.asarray(values, np.float64).ravel()
+    high, mean = float(flat.max()), float(flat.mean())
+    imbalance = high / mean if mean > 0 else (1.0 if high == 0 else float("inf"))
+    return OverlayStats(len(flat), float(flat.min()), high, mean, imbalance)

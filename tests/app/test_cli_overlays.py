@@ -1,0 +1,63 @@
+"""``render --overlay`` on the CPU backend: the picture with its legend, ``--raw`` writing the overlay's
+values row 0 = top, ``--binning`` choosing the variant whose tiles the reference draws, the default
+name, and one line for each misuse, before any file is written."""
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from render.circles.overlays import candidate_counts, depth_counts
+from render.circles.variants import VARIANTS
+from render.core.overlay_picture import LEGEND_HEIGHT, MIN_WIDTH
+from scenes.builtin import build_scene
+
+
+def test_depth_raw_is_the_counts_top_down_and_the_png_has_the_legend(tmp_path, run_main):
+    out, raw = tmp_path / "d.png", tmp_path / "d.npy"
+    result = run_main(
+        "render", "--scene", "rgb", "--size", "64", "--backend", "cpu", "--overlay", "depth", "--out", out, "--raw", raw
+    )
+    assert result.returncode == 0, result.stderr
+    counts = np.load(raw)
+    assert counts.dtype == np.int32 and np.array_equal(counts, depth_counts(build_scene("rgb"), 64, 64)[::-1])
+    assert np.asarray(Image.open(out)).shape == (64 + LEGEND_HEIGHT, MIN_WIDTH, 3)
+    assert "depth (circles covering the pixel's center): min 0, mean" in result.stdout
+    assert "max 3, max/mean" in result.stdout
+
+
+def test_binning_names_the_variant_whose_candidates_the_reference_counts(tmp_path, run_main):
+    raw = tmp_path / "c.npy"
+    label = "tile-sort:tile=32,test=exact"
+    args = ("--scene", "rand10k", "--size", "200", "--backend", "cpu", "--overlay", "candidates")
+    result = run_main("render", *args, "--binning", label, "--raw", raw)
+    assert result.returncode == 0, result.stderr
+    expected = candidate_counts(build_scene("rand10k"), VARIANTS.parse(label), 200, 200)[::-1]
+    assert np.array_equal(np.load(raw), expected) and expected.shape == (7, 7)
+    assert "circles tile-sort:sort=cub,test=exact,tile=32 tests per tile" in result.stdout
+
+
+def test_the_default_name_says_the_overlay(tmp_path, run_main):
+    args = ("--scene", "rgb", "--size", "40", "--backend", "cpu", "--overlay", "tiles")
+    result = run_main("render", *args, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "rgb_0000_tiles.png").is_file()
+    assert "tiles: 16x16 pixels, the blocks of per-pixel" in result.stdout  # auto's pick for 3 circles
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("--renderer", "spheres", "--scene", "classic", "--overlay", "depth"), "--renderer spheres has no overlays"),
+        (("--scene", "rgb", "--overlay", "tiles", "--raw", "t.npy"), "a grid has no values"),
+        (("--scene", "rgb", "--binning", "tile-sort"), "--binning applies with --overlay tiles or candidates"),
+        (("--scene", "rgb", "--overlay", "depth", "--binning", "tile-sort", "--backend", "cpu"), "depth is the same"),
+        (("--scene", "rgb", "--overlay", "candidates", "--binning", "tile-sort"), "add --backend cpu"),
+        (("--scene", "rgb", "--overlay", "tiles", "--binning", "tile-sort:tile=7", "--backend", "cpu"), "--binning: "),
+    ],
+)
+def test_misuse_is_one_line_and_writes_nothing(tmp_path, run_main, args, message):
+    result = run_main("render", *args, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error")]
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert not list(tmp_path.iterdir())

@@ -1,0 +1,189 @@
+"""The circle overlays on the CPU: depth against a hand-made scene's hand-counted pixels and against
+a test of every pixel with every circle; candidates against a per-tile walk over every circle with
+the spec's tile tests, for every binning variant on small built-in and edge scenes; each variant's
+tile grid; the cells helper the counts are built on."""
+
+import numpy as np
+import pytest
+
+from render.circles.cells import box_cells
+from render.circles.overlays import candidate_counts, depth_counts, variant_grid
+from render.circles.shading import pixel_bounds, pixel_centers
+from render.circles.tile_warp import tile_warp_bins
+from render.circles.variants import VARIANTS
+from render.core.grids import grid_2d
+from scenes.builtin import build_scene
+from scenes.model import CircleScene, empty_arrays
+
+f32 = np.float32
+BINNING = [c.label() for c in VARIANTS.configurations() if c.name != "tile-scan" or c.option("scan") == "warp"]
+
+
+def hand_scene() -> CircleScene:
+    """On an 8 x 8 image (pixel centers at odd sixteenths): twice a circle of radius 1/4 at the
+    middle, and one of radius 1/8 on pixel (0, 0)'s center, which reaches exactly the centers of
+    (1, 0) and (0, 1): the inclusive test counts them. Every figure is exact in float32."""
+    arrays = empty_arrays(3)
+    arrays["position"][:] = [[0.5, 0.5, 0], [0.0625, 0.0625, 0], [0.5, 0.5, 0]]
+    arrays["radius"][:] = [0.25, 0.125, 0.25]
+    return CircleScene("hand", **arrays)
+
+
+# Row 0 = bottom. The middle circles cover the 4 middle pixels (dx = dy = 1/16) and the 8 with one
+# offset 1/16 and the other 3/16 (1/256 + 9/256 <= 16/256), not (3/16, 3/16) (18/256).
+HAND_DEPTH = np.array(
+    [
+        [1, 1, 0, 0, 0, 0, 0, 0],
+        [1, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 2, 2, 0, 0, 0],
+        [0, 0, 2, 2, 2, 2, 0, 0],
+        [0, 0, 2, 2, 2, 2, 0, 0],
+        [0, 0, 0, 2, 2, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0],
+    ],
+    np.int32,
+)
+
+
+def test_depth_of_the_hand_made_scene():
+    assert np.array_equal(depth_counts(hand_scene(), 8, 8), HAND_DEPTH)
+
+
+def every_pixel_depth(scene: CircleScene, width: int, height: int) -> np.ndarray:
+    """The blend's test for every pixel and every circle, no pixel box."""
+    dx = pixel_centers(width)[None, :] - scene.position[:, 0:1]  # (N, W)
+    dy = pixel_centers(height)[None, :] - scene.position[:, 1:2]  # (N, H)
+    with np.errstate(over="ignore"):
+        r2 = scene.radius * scene.radius
+        covered = (dx * dx)[:, None, :] + (dy * dy)[:, :, None] <= r2[:, None, None]
+    return covered.sum(axis=0).astype(np.int32)
+
+
+@pytest.mark.parametrize("name,size", [("rgb", 64), ("rgb", 257), ("rgby", 100), ("pattern", 96)])
+def test_depth_of_built_in_scenes_equals_every_pixels_test(name, size):
+    scene = build_scene(name)
+    assert np.array_equal(depth_counts(scene, size, size), every_pixel_depth(scene, size, size))
+
+
+@pytest.mark.parametrize("size", [64, 257])
+def test_depth_of_edge_scenes_equals_every_pixels_test(edge_scenes, edge_scene_name, size):
+    scene = edge_scenes[edge_scene_name]()
+    assert np.array_equal(depth_counts(scene, size, size), every_pixel_depth(scene, size, size))
+
+
+def test_depth_counts_the_circles_sitting_on_pixel_centers(edge_scenes):
+    depth = depth_counts(edge_scenes["subpixel"](), 1000, 1000)
+    assert depth.sum() == 11 and depth.max() == 1  # the 11 on centres, one pixel each; the rest miss
+
+
+def tile_box(tx: int, ty: int, size: int, width: int, height: int):
+    """The spec's tile box of pixels [tx * size, (tx + 1) * size) x ..., cut at the edge, in float32."""
+    inv_w, inv_h = f32(1) / f32(width), f32(1) / f32(height)
+    return (
+        f32(tx * size) * inv_w,
+        f32(min(tx * size + size, width)) * inv_w,
+        f32(ty * size) * inv_h,
+        f32(min(ty * size + size, height)) * inv_h,
+    )
+
+
+def passes(scene: CircleScene, box, exact: bool) -> np.ndarray:
+    """The spec's tile tests of every circle against ``box``."""
+    x, y, r = scene.position[:, 0], scene.position[:, 1], scene.radius
+    left, right, bottom, top = box
+    with np.errstate(over="ignore", invalid="ignore"):
+        if exact:
+            dx = np.minimum(np.maximum(x, left), right) - x
+            dy = np.minimum(np.maximum(y, bottom), top) - y
+            return dx * dx + dy * dy <= r * r * f32(1.0001)
+        return (x >= left - r) & (x <= right + r) & (y >= bottom - r) & (y <= top + r)
+
+
+def walked_candidates(scene: CircleScene, label: str, width: int, height: int) -> np.ndarray:
+    """Per tile, every circle tried: (rows, cols) counts of the circles the variant tests there."""
+    choice = VARIANTS.parse(label)
+    grid = variant_grid(choice, width, height)
+    counts = np.zeros((grid.rows, grid.cols), np.int32)
+    if choice.name == "per-pixel" or (choice.name == "tile-warp" and choice.option("bins") == "off"):
+        return counts + scene.count
+    bounds = pixel_bounds(scene.position, scene.radius, width, height)
+    has_pixels = (bounds[:, 0] < bounds[:, 1]) & (bounds[:, 2] < bounds[:, 3])
+    if choice.name == "tile-warp":
+        per_side = tile_warp_bins(width, height, grid.width)[0]
+        size = grid.width * per_side
+        for ty in range(grid.rows):
+            for tx in range(grid.cols):
+                bx, by = tx // per_side, ty // per_side
+                spans = _spans(bounds, size, bx, by) & has_pixels
+                counts[ty, tx] = (spans & passes(scene, tile_box(bx, by, size, width, height), True)).sum()
+        return counts
+    exact = choice.option("test") == "exact"
+    for ty in range(grid.rows):
+        for tx in range(grid.cols):
+            hit = passes(scene, tile_box(tx, ty, grid.width, width, height), exact)
+            if choice.name == "tile-sort":  # keys only for the tiles of a circle's pixel box
+                hit &= _spans(bounds, grid.width, tx, ty) & has_pixels
+            counts[ty, tx] = hit.sum()
+    return counts
+
+
+def _spans(bounds: np.ndarray, size: int, cx: int, cy: int) -> np.ndarray:
+    """Whether each circle's pixel box reaches cell (cx, cy) of ``size`` pixels."""
+    x0, x1, y0, y1 = bounds.T
+    return (x0 // size <= cx) & (cx <= (x1 - 1) // size) & (y0 // size <= cy) & (cy <= (y1 - 1) // size)
+
+
+@pytest.mark.parametrize("label", BINNING)
+@pytest.mark.parametrize("name,size", [("rgb", 100), ("rand10k", 200), ("biglittle", 257), ("pattern", 300)])
+def test_candidates_of_built_in_scenes_equal_a_walk_over_every_tile(label, name, size):
+    scene = build_scene(name)
+    got = candidate_counts(scene, VARIANTS.parse(label), size, size)
+    assert np.array_equal(got, walked_candidates(scene, label, size, size))
+
+
+@pytest.mark.parametrize("label", BINNING)
+def test_candidates_of_edge_scenes_equal_a_walk_over_every_tile(edge_scenes, edge_scene_name, label):
+    scene = edge_scenes[edge_scene_name]()
+    got = candidate_counts(scene, VARIANTS.parse(label), 257, 257)
+    assert np.array_equal(got, walked_candidates(scene, label, 257, 257))
+
+
+def test_candidates_by_hand_where_the_tile_tests_and_the_pixel_box_disagree():
+    """At 256 with 16-pixel tiles: circle A at (-0.04, -0.04), r 0.05, misses pixel (0, 0)'s tile by
+    the exact test (the corner is 0.057 away) but not by the box test, and has a pixel box; circle B
+    at (1.5, 0.5), r 0.5, touches the right column's boxes (x - r is exactly 1) but has no pixel."""
+    arrays = empty_arrays(2)
+    arrays["position"][:] = [[-0.04, -0.04, 0], [1.5, 0.5, 0]]
+    arrays["radius"][:] = [0.05, 0.5]
+    scene = CircleScene("hand-tiles", **arrays)
+
+    def counts(label):
+        return candidate_counts(scene, VARIANTS.parse(label), 256, 256)
+
+    box, exact, sort = counts("tile-scan:test=box"), counts("tile-scan:test=exact"), counts("tile-sort:test=box")
+    assert box[0, 0] == 1 and box[:, 15].sum() == 16 and box.sum() == 17  # A at the corner, B down the edge
+    assert exact[7, 15] == exact[8, 15] == 1 and exact.sum() == 2  # B only where y = 0.5 is on the tile
+    assert sort[0, 0] == 1 and sort.sum() == 1  # B has no pixel, so no key
+
+
+@pytest.mark.parametrize(
+    "label,cell", [("per-pixel", (16, 16)), ("tile-scan:tile=32", (32, 32)), ("tile-warp:tile=64", (64, 64))]
+)
+def test_each_variant_has_the_grid_of_its_blocks(label, cell):
+    grid = variant_grid(VARIANTS.parse(label), 1000, 300)
+    assert (grid.width, grid.height) == cell
+    assert (grid.cols, grid.rows) == grid_2d(1000, 300, cell)
+
+
+def test_box_cells_gives_every_cell_once_in_chunks_of_any_size():
+    rng = np.random.default_rng(3)
+    x0, y0 = rng.integers(0, 50, 40), rng.integers(0, 50, 40)
+    x1, y1 = x0 + rng.integers(-2, 30, 40), y0 + rng.integers(-2, 30, 40)
+    expected = sorted((i, x, y) for i in range(40) for y in range(y0[i], y1[i]) for x in range(x0[i], x1[i]))
+    for chunk in (1, 7, 100, 10**6):
+        parts = list(box_cells(x0, x1, y0, y1, chunk))
+        assert all(len(item) <= max(chunk, 31) for item, _, _ in parts)  # a box's row: 31 at most
+        columns = [np.concatenate([part[k] for part in parts]).tolist() for k in range(3)]
+        got = sorted(zip(*columns, strict=True))
+        assert got == expected
