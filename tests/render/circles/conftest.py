@@ -21,6 +21,7 @@ from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 from scenes.model import CircleScene, empty_arrays
 
+POISON_BYTE = 0xA5
 EDGE_SIZES = (257, 1000, 4096)  # none is a multiple of 16 or 32, and 4096 is the app's largest
 CONFIGS = [choice.label() for choice in CIRCLE_VARIANTS.configurations()] + ["auto"]
 
@@ -145,3 +146,20 @@ def gpu_frame():
         return render_frame(renderer, frame)
 
     return gpu
+
+
+@pytest.fixture
+def poisoned_allocations():
+    """CuPy's allocations fill with POISON_BYTE while the test runs, so a value a kernel or a
+    sort leaves unwritten cannot pass."""
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+
+    def poisoned(size):
+        memory = pool.malloc(size)
+        memory.memset_async(POISON_BYTE, size)
+        return memory
+
+    with cupy.cuda.using_allocator(poisoned):
+        yield

@@ -15,23 +15,6 @@ pytestmark = pytest.mark.gpu
 OURS = [sort for sort in SORTS if sort != "cub"]
 LENGTHS = [0, 1, 2, 1023, 1024, 1025, 4097, 2**20 + 3, 2**24]
 PATTERNS = ["random", "equal", "all ones", "sorted", "reversed", "high bits", "low bits"]
-POISON_BYTE = 0xA5
-
-
-@pytest.fixture
-def poisoned_allocations():
-    """CuPy's allocations fill with POISON_BYTE while the test runs."""
-    import cupy
-
-    pool = cupy.get_default_memory_pool()
-
-    def poisoned(size):
-        memory = pool.malloc(size)
-        memory.memset_async(POISON_BYTE, size)
-        return memory
-
-    with cupy.cuda.using_allocator(poisoned):
-        yield
 
 
 def make_keys(pattern: str, count: int, dtype, seed: int = 5) -> np.ndarray:

@@ -1,0 +1,69 @@
+"""The overlays' GPU figures against the CPU's: candidates read from each configuration's own binning
+(tile-sort's tile ranges, tile-warp's bin lists, tile-scan's tile test run as a count) and depth
+from the count kernel, on every built-in scene at 256 and 1024 and on the edge scenes; every
+allocation poisoned first. And ``render --overlay`` on the GPU writes what the reference does."""
+
+import functools
+
+import numpy as np
+import pytest
+
+from render.circles.overlays import candidate_counts, depth_counts
+from render.circles.renderer import CudaRenderer
+from render.circles.variants import VARIANTS
+from render.core.renderer import render_frame
+from scenes.builtin import SCENE_NAMES, build_scene
+
+pytestmark = pytest.mark.gpu
+SIZES = (256, 1024)
+
+
+@functools.cache
+def cpu_candidates(scene_name: str, label: str, size: int) -> np.ndarray:
+    """The reference's count for a resolved configuration, kept: many share a rule."""
+    return candidate_counts(build_scene(scene_name), VARIANTS.parse(label), size, size)
+
+
+@functools.cache
+def cpu_depth(scene_name: str, size: int) -> np.ndarray:
+    return depth_counts(build_scene(scene_name), size, size)
+
+
+def rendered(scene, label: str, size: int) -> CudaRenderer:
+    renderer = CudaRenderer(VARIANTS.parse(label))
+    renderer.load(scene, size, size)
+    render_frame(renderer, 0)
+    return renderer
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scene_name", SCENE_NAMES)
+def test_gpu_candidates_equal_the_cpus(scene_name, size, circle_config, poisoned_allocations):
+    renderer = rendered(build_scene(scene_name), circle_config, size)
+    got = renderer.candidate_counts()
+    assert got.dtype == np.int32 and np.array_equal(got, cpu_candidates(scene_name, renderer.resolved.label(), size))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scene_name", SCENE_NAMES)
+def test_gpu_depth_equals_the_cpus(scene_name, size, poisoned_allocations):
+    got = rendered(build_scene(scene_name), "auto", size).depth_counts()
+    assert got.dtype == np.int32 and np.array_equal(got, cpu_depth(scene_name, size))
+
+
+def test_gpu_overlays_of_edge_scenes_equal_the_cpus(
+    edge_scenes, edge_scene_name, small_edge_size, circle_config, poisoned_allocations
+):
+    scene, size = edge_scenes[edge_scene_name](), small_edge_size
+    renderer = rendered(scene, circle_config, size)
+    assert np.array_equal(renderer.candidate_counts(), candidate_counts(scene, renderer.resolved, size, size))
+    assert np.array_equal(renderer.depth_counts(), depth_counts(scene, size, size))
+
+
+def test_render_overlay_on_the_gpu_writes_what_the_reference_does(tmp_path, run_main):
+    args = ("render", "--scene", "biglittle", "--size", "512", "--overlay", "candidates")
+    gpu = run_main(*args, "--variant", "tile-sort:tile=32", "--raw", tmp_path / "gpu.npy")
+    cpu = run_main(*args, "--backend", "cpu", "--binning", "tile-sort:tile=32", "--raw", tmp_path / "cpu.npy")
+    assert gpu.returncode == 0 and cpu.returncode == 0, gpu.stderr + cpu.stderr
+    assert np.array_equal(np.load(tmp_path / "gpu.npy"), np.load(tmp_path / "cpu.npy"))
+    assert gpu.stdout.split(";")[1] == cpu.stdout.split(";")[1]  # the same figures reported
