@@ -11,11 +11,17 @@ import pytest
 from render.circles.overlays import candidate_counts, depth_counts
 from render.circles.renderer import CudaRenderer
 from render.circles.variants import VARIANTS
-from render.core.renderer import render_frame
 from scenes.builtin import SCENE_NAMES, build_scene
 
 pytestmark = pytest.mark.gpu
 SIZES = (256, 1024)
+# Every binning rule once (the scans and the sorts do not change which circles a tile gets), then
+# tile-sort's own sorts, whose tile ranges come from the keys they sort, and auto.
+BINNING = [
+    choice.label()
+    for choice in VARIANTS.configurations()
+    if dict(choice.options).get("scan", "warp") == "warp" and dict(choice.options).get("sort", "cub") == "cub"
+] + ["tile-sort:sort=onesweep", "tile-sort:sort=merge", "auto"]
 
 
 @functools.cache
@@ -30,16 +36,19 @@ def cpu_depth(scene_name: str, size: int) -> np.ndarray:
 
 
 def rendered(scene, label: str, size: int) -> CudaRenderer:
+    """``scene`` as built (no animation step, like the CPU's figures) rendered by ``label``."""
     renderer = CudaRenderer(VARIANTS.parse(label))
     renderer.load(scene, size, size)
-    render_frame(renderer, 0)
+    renderer.clear()
+    renderer.render()
     return renderer
 
 
+@pytest.mark.parametrize("label", BINNING)
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("scene_name", SCENE_NAMES)
-def test_gpu_candidates_equal_the_cpus(scene_name, size, circle_config, poisoned_allocations):
-    renderer = rendered(build_scene(scene_name), circle_config, size)
+def test_gpu_candidates_equal_the_cpus(scene_name, size, label, poisoned_allocations):
+    renderer = rendered(build_scene(scene_name), label, size)
     got = renderer.candidate_counts()
     assert got.dtype == np.int32 and np.array_equal(got, cpu_candidates(scene_name, renderer.resolved.label(), size))
 
@@ -51,11 +60,12 @@ def test_gpu_depth_equals_the_cpus(scene_name, size, poisoned_allocations):
     assert got.dtype == np.int32 and np.array_equal(got, cpu_depth(scene_name, size))
 
 
+@pytest.mark.parametrize("label", BINNING)
 def test_gpu_overlays_of_edge_scenes_equal_the_cpus(
-    edge_scenes, edge_scene_name, small_edge_size, circle_config, poisoned_allocations
+    edge_scenes, edge_scene_name, small_edge_size, label, poisoned_allocations
 ):
     scene, size = edge_scenes[edge_scene_name](), small_edge_size
-    renderer = rendered(scene, circle_config, size)
+    renderer = rendered(scene, label, size)
     assert np.array_equal(renderer.candidate_counts(), candidate_counts(scene, renderer.resolved, size, size))
     assert np.array_equal(renderer.depth_counts(), depth_counts(scene, size, size))
 
