@@ -34,7 +34,15 @@ class OverlayStats:
 
     def line(self) -> str:
         """For example ``min 0, mean 12.5, max 80, max/mean 6.40``."""
-        return f"min {self.low:g}, mean {self.mean:.4g}, max {self.high:g}, max/mean {self.imbalance:.2f}"
+        figures = (_figure(self.low), _figure(self.mean), _figure(self.high))
+        return "min {}, mean {}, max {}, max/mean {:.2f}".format(*figures, self.imbalance)
+
+
+def _figure(value: float) -> str:
+    """A whole number as it is, others to 4 significant digits (1 decimal from 1000 on)."""
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.1f}" if abs(value) >= 1000 else f"{value:.4g}"
 
 
 def overlay_stats(values: np.ndarray) -> OverlayStats:
