@@ -123,23 +123,18 @@ class CudaRenderer(Renderer):
     def stage_times_ms(self) -> dict[str, float]:
         return self.timer.times_ms()
 
+    def _geometry(self) -> tuple:
+        """The leading arguments of image_ops.cu's counting kernels: the circles and the size."""
+        scene = self.scene
+        return (scene.position, scene.radius, np.int32(scene.count), np.int32(self.width), np.int32(self.height))
+
     def covered_pairs(self) -> int:
         """How many (pixel, circle) pairs the current scene covers at this size."""
         import cupy
 
         total = cupy.zeros(1, cupy.uint64)
-        self._clear_module.get_function("count_covered_pairs")(
-            grid_1d(self.scene.count),
-            (THREADS_1D,),
-            (
-                self.scene.position,
-                self.scene.radius,
-                np.int32(self.scene.count),
-                np.int32(self.width),
-                np.int32(self.height),
-                total,
-            ),
-        )
+        count_pairs = self._clear_module.get_function("count_covered_pairs")
+        count_pairs(grid_1d(self.scene.count), (THREADS_1D,), (*self._geometry(), total))
         return int(total.get()[0])
 
     def depth_counts(self) -> np.ndarray:
@@ -147,18 +142,8 @@ class CudaRenderer(Renderer):
         import cupy
 
         depth = cupy.zeros((self.height, self.width), cupy.int32)
-        self._clear_module.get_function("count_depth")(
-            grid_1d(self.scene.count * 32),
-            (THREADS_1D,),
-            (
-                self.scene.position,
-                self.scene.radius,
-                np.int32(self.scene.count),
-                np.int32(self.width),
-                np.int32(self.height),
-                depth,
-            ),
-        )
+        count_depth = self._clear_module.get_function("count_depth")  # a warp per circle
+        count_depth(grid_1d(self.scene.count * 32), (THREADS_1D,), (*self._geometry(), depth))
         return depth.get()
 
     def candidate_counts(self) -> np.ndarray:
