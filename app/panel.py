@@ -15,6 +15,7 @@ from imgui_bundle import imgui
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
 from app.panel_files import FileDialogs, any_popup_open
+from app.panel_overlay import BINNING_OVERLAYS, draw_overlay
 from app.panel_progress import draw_cpu_progress
 from app.panel_prompt import confirm_slow_change
 from app.panel_recording import recording_controls
@@ -154,6 +155,8 @@ class Panel:
             self._animation()
         if section("GPU time per frame" if self.app.session.backend == "cuda" else "CPU time per frame"):
             draw_timings(self.app)
+        if section("Overlay"):
+            draw_overlay(self.app)
         if section("Export"):
             self._export()
         if section("Recording"):
@@ -275,8 +278,12 @@ class Panel:
     def _variant(self) -> None:
         session = self.app.session
         on_cpu = session.backend == "cpu"
+        # On the CPU the reference renders; a variant still names the rule of a binning overlay.
+        names_rule = on_cpu and self.app.overlay.name in BINNING_OVERLAYS
         why_disabled = "\n(the CPU backend always runs the reference)" if on_cpu else ""
-        imgui.begin_disabled(on_cpu)
+        if names_rule:
+            why_disabled = "\n(the CPU backend runs the reference; the variant names the overlay's binning)"
+        imgui.begin_disabled(on_cpu and not names_rule)
         registry = session.kind.variants
         names = list(registry)
         changed, index = imgui.combo("variant", names.index(session.variant.name), names)

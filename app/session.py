@@ -365,6 +365,10 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         """True while the CPU backend owes the display a frame (queued, rendering, or not yet shown)."""
         return self.backend == "cpu" and self.cpu.outstanding
 
+    def run_in_worker(self, function, *args) -> concurrent.futures.Future:
+        """``function(*args)`` in the thread that renders CPU frames, after what is queued there."""
+        return self._worker.submit(function, *args)
+
     def device_image(self):
         """The CUDA renderer's image on the GPU (``Renderer.device_image``); None on the CPU backend."""
         return self.renderer.device_image() if self.backend == "cuda" and self.renderer is not None else None

@@ -21,6 +21,7 @@ from OpenGL import GL
 from app.display import FrameDisplay
 from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
+from app.overlay_view import OverlayView
 from app.panel import Panel
 from app.recorder import Recorder
 from app.session import Session
@@ -72,6 +73,8 @@ class App:
             imgui.backends.glfw_init_for_opengl(surface.pointer, True)
         imgui.backends.opengl3_init("#version 330")
         self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter)
+        self.overlay = OverlayView()
+        self._reshow = False  # show the frame again: the overlay was turned off or changed
         self.recorder = Recorder(session)
         self.panel = Panel(self)
         surface.set_vsync(self.settings.vsync)
@@ -196,9 +199,13 @@ class App:
             self._fit_resolution()
         self.session.poll_compile()
         fresh = self.session.update()
+        overlaid = self.overlay.update(self.session)
         if fresh:
             stage_ms = dict(self.session.history[-1])
             fresh = self._show_frame()
+        elif overlaid or self._reshow:
+            self._show_frame()
+        self._reshow = False
         self.recorder.update(fresh)
         self.session.poll_check()
         self._draw_ui(fb_w, fb_h)
@@ -226,8 +233,19 @@ class App:
         median = sorted(walls)[len(walls) // 2]
         return 1000 / median if median > 0 else None
 
+    def choose_overlay(self, name: str) -> None:
+        """Show overlay ``name`` (``"none"``: none) over the frame, from the next pass on."""
+        self.overlay.choose(name)
+        self._reshow = True
+
     def _show_frame(self) -> bool:
-        """Put the session's new image on the texture; False when the GPU failed while copying it."""
+        """Put the session's new image on the texture (with the overlay chosen, once it is computed
+        for this frame); False when the GPU failed while copying it."""
+        if self.overlay.ready(self.session):
+            image = self.session.host_image()
+            if image is not None:
+                self.display.upload(host_image=self.overlay.picture(image))
+                return True
         device_image = self.session.device_image()
         if device_image is None:
             self.display.upload(host_image=self.session.host_image())

@@ -35,16 +35,23 @@ def turbo(x: np.ndarray) -> np.ndarray:
 def overlay_picture(image: np.ndarray, overlay: Overlay) -> np.ndarray:
     """uint8 (H + LEGEND_HEIGHT, max(W, MIN_WIDTH), 3), row 0 = top: ``image`` float32 (H, W, 4),
     row 0 = bottom, with ``overlay`` over it and its legend under it."""
-    pixels = to_rgb8(image)
+    pixels = overlaid_rgb8(image, overlay)
     height, width = pixels.shape[:2]
-    if overlay.values is None:
-        _draw_grid(pixels, overlay.cell)
-    else:
-        _colour(pixels, overlay)
     canvas = np.full((height + LEGEND_HEIGHT, max(width, MIN_WIDTH), 3), 255, np.uint8)
     canvas[:height, :width] = pixels
     canvas[height:] = _legend(canvas.shape[1], overlay)
     return canvas
+
+
+def overlaid_rgb8(image: np.ndarray, overlay: Overlay) -> np.ndarray:
+    """uint8 (H, W, 3), row 0 = top: ``image`` float32 (H, W, 4), row 0 = bottom, quantized as the
+    PNG writer does, with ``overlay``'s colours (or grid) mixed in."""
+    pixels = to_rgb8(image)
+    if overlay.values is None:
+        _draw_grid(pixels, overlay.cell)
+    else:
+        _colour(pixels, overlay)
+    return pixels
 
 
 def _colour(pixels: np.ndarray, overlay: Overlay) -> None:

@@ -82,6 +82,19 @@ def test_switching_tile_sorts_sort_live_keeps_the_pixels(tmp_path):
         session.close()
 
 
+@pytest.mark.parametrize("scene,size,variant", [("rand10k", 1024, "auto"), ("biglittle", 512, "tile-sort:tile=32")])
+def test_overlays_in_the_app_on_the_gpu(scene, size, variant, probe_path):
+    """Each overlay over a CUDA frame in the app: the texture is the frame with the overlay mixed in,
+    the GPU's figures are the CPU's; turned off, the frame goes back through interop."""
+    probe = probe_path("overlay_app_probe.py")
+    result = subprocess.run([sys.executable, str(probe), scene, str(size), variant], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    for name in ("depth", "candidates", "tiles"):
+        assert report[name]["ready"] and report[name]["texture_equal"] and report[name]["figures_equal"], report
+    assert report["none"]["path"] == "interop", report
+
+
 def finished_check(session, timeout=120):
     """Start "check against reference" and wait for its result (None if it never comes)."""
     session.start_check()

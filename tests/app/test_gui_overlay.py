@@ -1,0 +1,61 @@
+"""The window's overlays under Xvfb with Mesa (CPU backend): chosen in the panel's Overlay section,
+computed in the worker thread for the frame on screen, shown mixed into the frame exactly, with the
+figures of the variant the panel names; turned off, the plain frame comes back."""
+
+import time
+
+import numpy as np
+
+from render.circles.overlays import candidate_counts, depth_counts
+from render.circles.variants import VARIANTS
+from render.core.overlay_picture import overlaid_rgb8
+from scenes.builtin import build_scene
+
+
+def shown_overlay(app, name, timeout=60):
+    """Choose overlay ``name`` and loop the window until it is on screen; returns the overlay."""
+    app.choose_overlay(name)
+    deadline = time.monotonic() + timeout
+    app.frame()
+    while not app.overlay.ready(app.session) and time.monotonic() < deadline:
+        app.frame()
+        time.sleep(0.002)
+    assert app.overlay.ready(app.session), app.overlay.error or "the overlay never came"
+    app.frame()
+    return app.overlay.overlay
+
+
+def texture_rgb8_top_down(app):
+    return app.display.read_texture()[::-1, :, :3]
+
+
+def test_depth_is_shown_mixed_into_the_frame(app, run_until_shown):
+    run_until_shown(app)
+    overlay = shown_overlay(app, "depth")
+    assert np.array_equal(overlay.values, depth_counts(build_scene("rgb"), 256, 256))
+    expected = overlaid_rgb8(app.session.host_image(), overlay)
+    assert np.array_equal(texture_rgb8_top_down(app), expected)
+    assert app.overlay.values is not None and app.overlay.values.max() == 3
+
+
+def test_candidates_follow_the_variant_the_panel_names(app, run_until_shown):
+    run_until_shown(app)
+    assert app.session.set_variant("tile-sort:tile=32,test=exact")
+    overlay = shown_overlay(app, "candidates")
+    rule = VARIANTS.parse("tile-sort:tile=32,test=exact")
+    assert np.array_equal(overlay.values, candidate_counts(build_scene("rgb"), rule, 256, 256))
+    assert overlay.cell == (32, 32)
+    assert app.session.set_variant("per-pixel")
+    overlay = shown_overlay(app, "candidates")  # computed again for the new rule
+    assert overlay.cell == (16, 16) and (overlay.values == 3).all()
+
+
+def test_the_grid_then_none_brings_the_plain_frame_back(app, run_until_shown, expected_rgb8):
+    run_until_shown(app)
+    overlay = shown_overlay(app, "tiles")
+    assert overlay.values is None
+    assert np.array_equal(texture_rgb8_top_down(app), overlaid_rgb8(app.session.host_image(), overlay))
+    app.choose_overlay("none")
+    app.frame()
+    app.frame()
+    assert np.array_equal(texture_rgb8_top_down(app), expected_rgb8("rgb", 256))
