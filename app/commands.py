@@ -20,7 +20,7 @@ from app.recording import GIF_FPS, write_gif
 from render.core import limits
 from render.core.gpu import gpu_name, gpu_problem
 from render.core.image_io import write_png, write_png_rgb8, write_raw, write_text_file, write_values
-from render.core.kind import BenchRequest, CheckRequest, Look, RendererKind
+from render.core.kind import BenchRequest, CheckRequest, Look, RaceRequest, RendererKind
 from render.core.overlay_picture import overlay_picture
 from render.core.renderer import NoGpu, Renderer, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
@@ -245,6 +245,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_race(args: argparse.Namespace) -> int:
+    """Every configuration on one scene, timed and checked against the reference, fastest first."""
+    kind = _kind_of(args)
+    timing = {name: owners for name, owners in BENCH_OPTIONS.items() if name in ("frames", "runs")}
+    _refuse_options(args, timing, kind.bench_options, "race ")
+    kind.scene_loader(args.scene, args.seed, args.count)  # an unknown name fails now, before the GPU is asked
+    look = _look(args, kind)
+    placements = claim_outputs([args.json, args.chart], args.overwrite)
+    _require_gpu("race, which times the CUDA variants,")
+    request = RaceRequest(args.scene, args.size, args.seed, args.count, args.frames, args.runs, look)
+    with step_bar("race") as bar:
+        outcome = kind.race(request, bar.progress)
+    for line in outcome.lines:
+        print(line)
+    if args.json:
+        write_text_file(json.dumps(outcome.payload, indent=2), args.json, placements[args.json])
+        print(f"wrote {args.json}")
+    if args.chart and outcome.chart is not None:
+        print(f"wrote {outcome.chart(args.chart, placements[args.chart])}")
+    return 0
+
+
 def cmd_sortbench(args: argparse.Namespace) -> int:
     """tile-sort's sorts timed on random keys and on scenes' binning keys (circles only)."""
     from render.circles import sort_bench
@@ -364,6 +386,7 @@ COMMANDS = {
     "check": cmd_check,
     "bench": cmd_bench,
     "sortbench": cmd_sortbench,
+    "race": cmd_race,
     "gui": cmd_gui,
     "save": cmd_scene_save,
 }

@@ -8,7 +8,16 @@ from pathlib import Path
 from render.circles.overlays import OVERLAYS, circle_overlay
 from render.circles.variants import VARIANTS
 from render.core import limits
-from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
+from render.core.kind import (
+    BenchOutcome,
+    BenchRequest,
+    CheckOutcome,
+    CheckRequest,
+    Look,
+    Progress,
+    RaceRequest,
+    run_and_report,
+)
 from render.core.module_cache import Build
 from render.core.overlay import Overlay
 from render.core.renderer import Renderer
@@ -34,7 +43,7 @@ class CircleKind:
     views: tuple[str, ...] = ()
     view_notes: dict[str, str] = {}
     settings_fields = {"scene": "scene", "seed": "seed", "variant": "variant"}
-    cli_options: tuple[str, ...] = ()
+    cli_options: tuple[str, ...] = ("chart",)  # race's (bench refuses it through bench_options)
     bench_options = ("scenes", "size", "frames", "runs")
     check_options = ("frame",)
     overlays = OVERLAYS
@@ -100,6 +109,26 @@ class CircleKind:
         report("-" * len(check.HEADER))
         rows = check.run_check(scenes, request.variants, request.size, request.frame or 0, progress)
         return CheckOutcome(run_and_report(rows, check.row_line, report))
+
+    def race(self, request: RaceRequest, progress: Progress) -> BenchOutcome:
+        from render.circles.race import run_race
+        from render.core.gpu import gpu_name
+        from render.core.race import race_chart, race_lines, race_payload
+
+        seed = request.seed or 0
+        scene = self.scene_loader(request.scene, seed, request.count)()
+        size = request.size or limits.BENCH_DEFAULT_SIZE
+        frames = request.frames or limits.BENCH_DEFAULT_FRAMES
+        runs = request.runs or limits.BENCH_DEFAULT_RUNS
+        rows = run_race(scene, size, frames, runs, progress)
+        gpu = gpu_name()
+        title = f"{gpu}: {scene.name} at {size}x{size}, seed {seed}, frames 0-{frames - 1}, best of {runs}"
+        about = dict(gpu=gpu, scene=scene.name, size=size, seed=seed, frames=frames, runs=runs)
+        return BenchOutcome(
+            race_lines(rows, title),
+            race_payload(rows, **about),
+            lambda path, how: race_chart(rows, title, path, how),
+        )
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
         from render.circles import bench

@@ -53,6 +53,21 @@ class BenchRequest:
     look: Look
 
 
+@dataclasses.dataclass(frozen=True)
+class RaceRequest:
+    """``race``: every configuration on ``scene`` (made with ``seed`` and ``count`` where it takes
+    them) at ``size`` (None: the bench's), with ``frames`` and ``runs`` where the kind's protocol
+    has them, in ``look``."""
+
+    scene: str
+    size: int | None
+    seed: int | None
+    count: int | None
+    frames: int | None
+    runs: int | None
+    look: Look
+
+
 @dataclasses.dataclass
 class CheckOutcome:
     """A check's rows (each with ``passed``); ``what_differs`` qualifies the count of failures."""
@@ -203,6 +218,11 @@ class RendererKind(Protocol):
     def check(self, request: CheckRequest, report: Callable[[str], None], progress: Progress) -> CheckOutcome:
         """Run ``check``, handing ``report`` the table's lines as they come and ``progress`` each
         step (a CPU reference, a variant's row) as it starts."""
+        ...
+
+    def race(self, request: RaceRequest, progress: Progress) -> BenchOutcome:
+        """Run ``race``: every configuration timed and checked on one scene, fastest first, with its
+        table, JSON figures and chart."""
         ...
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from render.core.kind import BenchOutcome, BenchRequest, CheckOutcome, CheckRequest, Look, Progress, run_and_report
+from render.core.kind import (
+    BenchOutcome,
+    BenchRequest,
+    CheckOutcome,
+    CheckRequest,
+    Look,
+    Progress,
+    RaceRequest,
+    run_and_report,
+)
 from render.core.module_cache import Build
 from render.core.overlay import Overlay
 from render.core.renderer import Renderer
@@ -122,6 +131,26 @@ class SphereKind:
         view = request.look.view or "classic"
         rows = check.run_sphere_check(scenes, request.variants, request.size, view, progress)
         return CheckOutcome(run_and_report(rows, check.row_line, report), check.WHAT_DIFFERS)
+
+    def race(self, request: RaceRequest, progress: Progress) -> BenchOutcome:
+        from render.core.gpu import gpu_name
+        from render.core.race import race_chart, race_lines, race_payload
+        from render.spheres.bench import BENCH_SIZES
+        from render.spheres.race import run_race
+
+        scene = self.scene_loader(request.scene, request.seed, request.count)()
+        size = request.size or BENCH_SIZES[1]
+        view = request.look.view or "classic"
+        shading = request.look.shading or ShadeSettings()
+        rows = run_race(scene, size, view, shading, progress)
+        gpu = gpu_name()
+        title = f"{gpu}: {scene.name} ({scene.count} spheres), {view} view, {size}x{size}, median kernel time"
+        about = dict(gpu=gpu, scene=scene.name, spheres=scene.count, size=size, view=view)
+        return BenchOutcome(
+            race_lines(rows, title),
+            race_payload(rows, **about),
+            lambda path, how: race_chart(rows, title, path, how),
+        )
 
     def bench(self, request: BenchRequest, progress: Progress) -> BenchOutcome:
         from render.core.gpu import gpu_name

@@ -77,7 +77,7 @@ USAGE_ERRORS = [
     (["render", "--scene", "rgb", "--roughness", ".5", "--metalness", ".5"], "--metalness apply to --renderer"),
     (["check", "--view", "shaded"], "--view applies to --renderer spheres"),
     (["bench", "--counts", "5"], "--counts applies to --renderer spheres"),
-    (["bench", "--chart", "c.png"], "--chart applies to --renderer spheres"),
+    (["bench", "--chart", "c.png"], "--chart applies to bench --renderer spheres"),
     (["bench", "--renderer", "spheres", "--frames", "9"], "--frames applies to bench --renderer circles"),
     (
         ["bench", "--renderer", "spheres", "--scenes", "rgb", "--runs", "2"],

@@ -63,7 +63,7 @@ def test_cli_shaded_view_errors(run_main):
     result = run_main("render", "--scene", "rgb", "--view", "shaded")
     assert result.returncode == 2 and "--view applies to --renderer spheres" in result.stderr
     result = run_main("bench", "--chart", "c.png")
-    assert result.returncode == 2 and "--chart applies to --renderer spheres" in result.stderr
+    assert result.returncode == 2 and "--chart applies to bench --renderer spheres" in result.stderr
     result = run_main("bench", "--renderer", "spheres", "--chart", "/nonexistent-folder/c.png")
     assert (
         result.returncode == 2 and "cannot write /nonexistent-folder/c.png: its folder does not exist" in result.stderr
