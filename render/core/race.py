@@ -19,6 +19,7 @@ STAGE_COLOURS = {
     "trace": (70, 130, 180),
 }
 OTHER = (200, 200, 200)  # the part of a frame's time that no stage's events cover (launches, syncs)
+CUT_AT = 20  # bars longer than this many times the fastest are cut, so the fast ones stay readable
 
 
 @dataclasses.dataclass
@@ -43,16 +44,16 @@ def ranked(rows: list[RaceRow]) -> list[RaceRow]:
 def race_lines(rows: list[RaceRow], title: str) -> list[str]:
     """The race's table: ``title``, a heading, then a line per variant, fastest first."""
     stages = list(dict.fromkeys(stage for row in rows for stage in row.stage_ms))
-    header = f"{'#':>3} {'variant':<40} {'total ms':>9} " + " ".join(f"{s:>9}" for s in stages) + "  exact"
+    header = f"{'#':>3} {'variant':<48} {'total ms':>9} " + " ".join(f"{s:>9}" for s in stages) + "  exact"
     lines = [title, header, "-" * len(header)]
     for place, row in enumerate(rows, 1):
         shown = row.variant if row.resolved == row.variant else f"{row.variant} -> {row.resolved}"
         if row.total_ms is None:
-            lines.append(f"{'-':>3} {shown:<40} unavailable: {row.note}")
+            lines.append(f"{'-':>3} {shown:<48} unavailable: {row.note}")
             continue
         times = " ".join(f"{row.stage_ms.get(s, 0.0):>9.3f}" for s in stages)
         verdict = {True: "yes", False: f"NO (max |diff| {row.max_abs_diff:.3g})", None: "-"}[row.exact]
-        lines.append(f"{place:>3} {shown:<40} {row.total_ms:>9.3f} {times}  {verdict}")
+        lines.append(f"{place:>3} {shown:<48} {row.total_ms:>9.3f} {times}  {verdict}")
     return lines
 
 
@@ -81,19 +82,25 @@ def race_chart(rows: list[RaceRow], title: str, path: str, how: Placement) -> st
         draw.rectangle((x, 34, x + 12, 46), fill=colour)
         draw.text((x + 16, 34), name, fill=(0, 0, 0), font=font)
         x += 24 + int(draw.textlength(name, font=font))
-    longest = max((max(row.total_ms or 0.0, sum(row.stage_ms.values())) for row in ran), default=0.0) or 1.0
+    lengths = [max(row.total_ms or 0.0, sum(row.stage_ms.values())) for row in ran]
+    longest = min(max(lengths, default=0.0), CUT_AT * min(lengths, default=0.0)) or 1.0
+    if max(lengths, default=0.0) > longest:
+        draw.text((x, 34), f"(bars past {CUT_AT}x the fastest are cut: //)", fill=(0, 0, 0), font=font)
     for k, row in enumerate(ran):
         y = top + k * row_h
         shown = row.variant if row.resolved == row.variant else f"{row.variant} -> {row.resolved}"
         draw.text((10, y + 3), shown, fill=(0, 0, 0), font=font)
+        scale = bar_w / max(longest, lengths[k])  # a cut bar is drawn to the end, its parts in proportion
         left = float(label_w)
         for stage in stages:
-            span = bar_w * row.stage_ms.get(stage, 0.0) / longest
+            span = scale * row.stage_ms.get(stage, 0.0)
             draw.rectangle((left, y + 3, left + span, y + row_h - 3), fill=STAGE_COLOURS.get(stage, OTHER))
             left += span
-        end = max(label_w + bar_w * (row.total_ms or 0.0) / longest, left)
+        end = max(label_w + scale * (row.total_ms or 0.0), left)
         if end > left:
             draw.rectangle((left, y + 3, end, y + row_h - 3), fill=OTHER)
+        if lengths[k] > longest:
+            draw.text((label_w + bar_w - 24, y + 3), "//", fill=(255, 255, 255), font=font)
         verdict = {True: "exact", False: "DIFFERS", None: ""}[row.exact]
         colour = (0, 120, 0) if row.exact else (200, 0, 0)
         draw.text((end + 6, y + 3), f"{row.total_ms:.3f} ms", fill=(0, 0, 0), font=font)
