@@ -19,6 +19,7 @@ from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
+from render.core.nvtx import set_nvtx
 from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
@@ -54,6 +55,7 @@ def _flush_stdout() -> str | None:
 
 def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
+    set_nvtx(getattr(args, "nvtx", False))
     try:
         return COMMANDS[args.action](args)
     except NoGpu as error:

@@ -41,6 +41,7 @@ CHECK_SCENES_HELP = (
     "built-in scenes or scene files (default: circles: all 14 built-in scenes; spheres: classic and random "
     f"with {', '.join(map(str, CHECK_COUNTS[:-1]))} and {CHECK_COUNTS[-1]} spheres)"
 )
+NVTX_HELP = "mark each frame's GPU stages (clear, advance, binning, blending, display) as NVTX ranges (Nsight)"
 OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
 RULES = """\
 outputs: an existing file is replaced only with --overwrite or after a yes at the terminal, and a file
@@ -187,6 +188,7 @@ def _what_to_render(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_within(limits.SEED), help=SEED_HELP)
     parser.add_argument("--variant", help=VARIANT_HELP + DEFAULT_VARIANT_HELP)
     parser.add_argument("--backend", choices=("cpu", "cuda"), help="default: cuda when a GPU is usable")
+    parser.add_argument("--nvtx", action="store_true", help=NVTX_HELP)
     shaded = parser.add_argument_group("spheres, shaded view")
     shaded.add_argument("--view", choices=VIEWS, help="spheres: classic (the book's, default) or shaded")
     _shaded_options(shaded)
@@ -327,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"({_remembered(f'{Settings.window_width}x{Settings.window_height}')}; shrunk to fit the screen)",
     )
     gui.add_argument("--headless", action="store_true", help="render offscreen through EGL (no display needed)")
+    gui.add_argument("--nvtx", action="store_true", help=NVTX_HELP + " (also a toggle in the Display section)")
     gui.add_argument("--vsync", choices=("on", "off"), help=_remembered("on" if Settings.vsync else "off", "setting"))
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
     gui.add_argument(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.cli_args import (
+    NVTX_HELP,
     OVERWRITE_HELP,
     RENDERERS,
     SCENE_HELP,
@@ -47,6 +48,7 @@ def add_timing_commands(sub) -> None:
     bench.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     bench.add_argument("--chart", type=png, help="spheres: also draw the timings as a PNG chart")
     bench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    bench.add_argument("--nvtx", action="store_true", help=NVTX_HELP)
 
     sortbench = _subcommand(
         sub, "sortbench", "time tile-sort's sorts (cub, onesweep, merge) on random keys and on scenes' binning keys"
@@ -82,3 +84,4 @@ def add_timing_commands(sub) -> None:
     race.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
     race.add_argument("--chart", type=png, help="also draw the race as a PNG: a bar per variant, its stages stacked")
     race.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    race.add_argument("--nvtx", action="store_true", help=NVTX_HELP)

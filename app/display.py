@@ -15,6 +15,7 @@ import time
 import numpy as np
 from OpenGL import GL
 
+from render.core import nvtx
 from render.core.image_io import rgb8
 from shaders import SHADER_DIR
 
@@ -170,15 +171,22 @@ class FrameDisplay:
         height, width = image.shape[:2]
         if (width, height) != self._size:
             self._resize(width, height)
+        nvtx.push("display")
+        try:
+            self._shown_by = self._upload(device_image, host_image)
+        finally:
+            nvtx.pop()
+
+    def _upload(self, device_image, host_image) -> str:
+        """Put the frame in the texture; returns the path it took."""
         if device_image is not None and not self.force_host_copy and self._try_interop():
             try:
                 self._upload_interop(device_image)
-                self._shown_by = "interop"
-                return
+                return "interop"
             except InteropUnavailable as error:
                 self._interop_lost(error)
         self._upload_host(self._timed_download(device_image) if device_image is not None else host_image)
-        self._shown_by = "host copy"
+        return "host copy"
 
     def _cuda_events(self):
         import cupy

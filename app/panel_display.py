@@ -9,6 +9,7 @@ from imgui_bundle import imgui
 from app.panel_widgets import WARNING, tip
 from app.settings import TEXTURE_FILTERS
 from render.core.limits import UI_SCALE
+from render.core.nvtx import nvtx_on, set_nvtx
 
 if TYPE_CHECKING:
     from app.window import App
@@ -27,6 +28,13 @@ def draw_display(app: App) -> None:
         app.set_force_host_copy(force)
     tip("copy each frame through host memory instead of CUDA-OpenGL interop, to compare the two paths")
     imgui.text(f"display path: {app.display.path}")
+    changed, marked = imgui.checkbox("NVTX ranges", nvtx_on())
+    if changed:
+        set_nvtx(marked)
+    tip(
+        "mark each frame's GPU stages (clear, advance, binning, blending, display) with NVTX ranges, so that "
+        "Nsight Systems shows the frame's structure (docs/profiling.md)"
+    )
     if app.display.notice:
         imgui.text_colored(WARNING, "interop unavailable: host copy")
         tip(app.display.notice)

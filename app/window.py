@@ -248,7 +248,10 @@ class App:
                 return True
         device_image = self.session.device_image()
         if device_image is None:
-            self.display.upload(host_image=self.session.host_image())
+            image = self.session.host_image()
+            if image is None:  # asked to show the frame again before the first one came
+                return False
+            self.display.upload(host_image=image)
             return True
         try:
             self.display.upload(device_image=device_image)

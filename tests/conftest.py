@@ -107,3 +107,17 @@ def many_circles_file():
     uncompressed .npz scene file; returns the arrays written (position (count, 3), radius (count,),
     color (count, 3), float32). Session-wide, so module-scoped fixtures can write with it too."""
     return _write_many_circles
+
+
+@pytest.fixture
+def ranges(monkeypatch):
+    """The NVTX calls made while the test runs, as ("push", name) and ("pop",); ranges off after."""
+    from cupy.cuda import nvtx as cupy_nvtx
+
+    from render.core import nvtx
+
+    calls = []
+    monkeypatch.setattr(cupy_nvtx, "RangePush", lambda name: calls.append(("push", name)))
+    monkeypatch.setattr(cupy_nvtx, "RangePop", lambda: calls.append(("pop",)))
+    yield calls
+    nvtx.set_nvtx(False)

@@ -1,6 +1,8 @@
-"""Per-stage GPU times from CUDA events."""
+"""Per-stage GPU times from CUDA events (and, when switched on, NVTX ranges around the stages)."""
 
 from __future__ import annotations
+
+from render.core import nvtx
 
 
 class StageTimer:
@@ -21,10 +23,12 @@ class StageTimer:
 
     def start(self, stage: str) -> None:
         self._idle.discard(stage)
+        nvtx.push(stage)
         self._events[stage][0].record()
 
     def stop(self, stage: str) -> None:
         self._events[stage][1].record()
+        nvtx.pop()
         self._recorded.add(stage)
 
     def idle(self, stage: str) -> None:

@@ -59,3 +59,10 @@ def test_the_grid_then_none_brings_the_plain_frame_back(app, run_until_shown, ex
     app.frame()
     app.frame()
     assert np.array_equal(texture_rgb8_top_down(app), expected_rgb8("rgb", 256))
+
+
+def test_an_overlay_chosen_before_the_first_frame_waits_for_it(app, run_until_shown):
+    app.choose_overlay("depth")  # the CPU frame is not there yet: nothing to show again
+    app.frame()
+    run_until_shown(app)
+    assert shown_overlay(app, "depth").values.max() == 3
