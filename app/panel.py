@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
+from app.panel_ab import draw_ab, handle_ab_input
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
 from app.panel_files import FileDialogs, any_popup_open
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 PANEL_WIDTH = 380  # at first start, in unscaled pixels; then as the user left it (imgui.ini)
 PANEL_MIN_WIDTH = 300
 PANEL_MAX_SHARE = 0.6  # of the window's width
-SECTIONS_CLOSED_AT_START = ("Display", "Correctness")
+SECTIONS_CLOSED_AT_START = ("Overlay", "A/B", "Display", "Correctness")
 MATERIAL_TIPS = {
     "roughness": "GGX roughness: 0 a mirror-like highlight, 1 a broad matte one",
     "metalness": "0 a dielectric (white highlight over the colour), 1 a metal (the highlight takes the colour)",
@@ -101,7 +102,7 @@ class Panel:
         held pans it, the wheel zooms it."""
         io = imgui.get_io()
         session = self.app.session
-        if io.want_capture_mouse or not session.orbits:
+        if handle_ab_input(self.app) or io.want_capture_mouse or not session.orbits:
             return
         if io.mouse_wheel:
             session.zoom(io.mouse_wheel)
@@ -155,14 +156,16 @@ class Panel:
             self._animation()
         if section("GPU time per frame" if self.app.session.backend == "cuda" else "CPU time per frame"):
             draw_timings(self.app)
-        if section("Overlay"):
-            draw_overlay(self.app)
         if section("Export"):
             self._export()
         if section("Recording"):
             recording_controls(self.app)
         if section("Correctness"):
             self._check()
+        if section("Overlay"):
+            draw_overlay(self.app)
+        if section("A/B"):
+            draw_ab(self.app)
         if section("Display"):
             draw_display(self.app)
 

@@ -18,6 +18,7 @@ import glfw  # noqa: F401  (before imgui_bundle, so ImGui's GLFW backend and our
 from imgui_bundle import imgui, implot
 from OpenGL import GL
 
+from app.ab_view import AbView
 from app.display import FrameDisplay
 from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
@@ -74,6 +75,7 @@ class App:
         imgui.backends.opengl3_init("#version 330")
         self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter)
         self.overlay = OverlayView()
+        self.ab = AbView()
         self._reshow = False  # show the frame again: the overlay was turned off or changed
         self.recorder = Recorder(session)
         self.panel = Panel(self)
@@ -200,10 +202,11 @@ class App:
         self.session.poll_compile()
         fresh = self.session.update()
         overlaid = self.overlay.update(self.session)
+        compared = self.ab.update(self.session)
         if fresh:
             stage_ms = dict(self.session.history[-1])
             fresh = self._show_frame()
-        elif overlaid or self._reshow:
+        elif overlaid or compared or self._reshow:
             self._show_frame()
         self._reshow = False
         self.recorder.update(fresh)
@@ -238,14 +241,23 @@ class App:
         self.overlay.choose(name)
         self._reshow = True
 
+    def set_ab(self, **changes) -> None:
+        """Change the A/B view (``on``, ``b``, ``mode``, ``divider``, ``show_b``); shown from the next pass."""
+        if "b" in changes:
+            self.ab.choose(changes.pop("b"))
+        for name, value in changes.items():
+            setattr(self.ab, name, value)
+        self._reshow = True
+
     def _show_frame(self) -> bool:
-        """Put the session's new image on the texture (with the overlay chosen, once it is computed
-        for this frame); False when the GPU failed while copying it."""
-        if self.overlay.ready(self.session):
-            image = self.session.host_image()
-            if image is not None:
-                self.display.upload(host_image=self.overlay.picture(image))
-                return True
+        """Put the session's new image on the texture (beside B in the A/B view, or with the overlay
+        chosen, once computed for this frame); False when the GPU failed while copying it."""
+        for view in (self.ab, self.overlay):
+            if view.ready(self.session):
+                image = self.session.host_image()
+                if image is not None:
+                    self.display.upload(host_image=view.picture(image))
+                    return True
         device_image = self.session.device_image()
         if device_image is None:
             image = self.session.host_image()

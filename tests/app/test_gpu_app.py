@@ -95,6 +95,21 @@ def test_overlays_in_the_app_on_the_gpu(scene, size, variant, probe_path):
     assert report["none"]["path"] == "interop", report
 
 
+def test_ab_view_in_the_app_on_the_gpu(probe_path):
+    """A/B on the GPU: no value differs from the reference or from another variant; a variant broken
+    on purpose in one tile differs exactly there; the texture is the A/B picture each time."""
+    probe = probe_path("ab_app_probe.py")
+    result = subprocess.run([sys.executable, str(probe), "rand10k", "256"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    for b in ("reference", "tile-scan"):
+        assert report[b]["ready"] and report[b]["differing_values"] == 0 and report[b]["texture_equal"], report
+    broken = report["tile-sort:sort=merge,test=exact,tile=32"]
+    assert broken["ready"] and broken["texture_equal"], report
+    assert (broken["differing_values"], broken["largest"]) == (256, 0.5), report
+    assert (broken["rows"], broken["columns"]) == ([32, 47], [48, 63]), report
+
+
 def finished_check(session, timeout=120):
     """Start "check against reference" and wait for its result (None if it never comes)."""
     session.start_check()

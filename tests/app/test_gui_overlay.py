@@ -29,9 +29,16 @@ def texture_rgb8_top_down(app):
     return app.display.read_texture()[::-1, :, :3]
 
 
-def test_depth_is_shown_mixed_into_the_frame(app, run_until_shown):
+def test_depth_is_shown_mixed_into_the_frame(app, run_until_shown, monkeypatch):
+    import app.panel_overlay as panel_overlay
+
+    monkeypatch.setattr("app.panel.SECTIONS_CLOSED_AT_START", ())  # the Overlay section draws its figures
+    histograms = []
+    draw_histogram = panel_overlay._histogram
+    monkeypatch.setattr(panel_overlay, "_histogram", lambda *args: histograms.append(args) or draw_histogram(*args))
     run_until_shown(app)
     overlay = shown_overlay(app, "depth")
+    assert histograms and histograms[-1][1] == "pixels" and len(histograms[-1][0]) == 256 * 256
     assert np.array_equal(overlay.values, depth_counts(build_scene("rgb"), 256, 256))
     expected = overlaid_rgb8(app.session.host_image(), overlay)
     assert np.array_equal(texture_rgb8_top_down(app), expected)
