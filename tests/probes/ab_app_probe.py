@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ["PYOPENGL_PLATFORM"] = "egl"
@@ -62,14 +63,15 @@ def main() -> None:
             app.frame()
         for b, mode in (("reference", "difference"), ("tile-scan", "split"), (BROKEN, "difference")):
             app.set_ab(on=True, b=b, mode=mode, divider=0.3)
-            for _ in range(200):  # the reference renders in the worker thread
+            deadline = time.monotonic() + 120  # the reference renders in the worker thread
+            while not (app.ab.ready(app.session) or app.ab.error) and time.monotonic() < deadline:
                 app.frame()
-                if app.ab.ready(app.session):
-                    break
+                time.sleep(0.005)
             app.frame()
             diff = app.ab.diff
             texture = app.display.read_texture()[..., :3]
-            expected = ab_picture(app.session.host_image(), app.ab.image_b, mode, 0.3, False)[..., :3]
+            b_image = app.ab.image_b if app.ab.image_b is not None else app.session.host_image()
+            expected = ab_picture(app.session.host_image(), b_image, mode, 0.3, False)[..., :3]
             where = np.argwhere(diff.per_pixel > 0) if diff is not None else np.zeros((0, 2))
             report[b] = {
                 "ready": app.ab.ready(app.session),
