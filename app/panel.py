@@ -19,6 +19,7 @@ from app.panel_files import FileDialogs, any_popup_open
 from app.panel_overlay import BINNING_OVERLAYS, draw_overlay
 from app.panel_progress import draw_cpu_progress
 from app.panel_prompt import confirm_slow_change
+from app.panel_race import draw_race
 from app.panel_recording import recording_controls
 from app.panel_timings import draw_timings
 from app.panel_widgets import WARNING, tip
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 PANEL_WIDTH = 380  # at first start, in unscaled pixels; then as the user left it (imgui.ini)
 PANEL_MIN_WIDTH = 300
 PANEL_MAX_SHARE = 0.6  # of the window's width
-SECTIONS_CLOSED_AT_START = ("Overlay", "A/B", "Display", "Correctness")
+SECTIONS_CLOSED_AT_START = ("Overlay", "A/B", "Race", "Display", "Correctness")
 MATERIAL_TIPS = {
     "roughness": "GGX roughness: 0 a mirror-like highlight, 1 a broad matte one",
     "metalness": "0 a dielectric (white highlight over the colour), 1 a metal (the highlight takes the colour)",
@@ -166,6 +167,8 @@ class Panel:
             draw_overlay(self.app)
         if section("A/B"):
             draw_ab(self.app)
+        if section("Race"):
+            draw_race(self.app)
         if section("Display"):
             draw_display(self.app)
 

@@ -66,6 +66,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         self.playing = False
         self.frame = 0
         self.renderer: Renderer | None = None
+        self.gpu_held = False  # a race times the GPU: no frame renders meanwhile
         self.scene = None
         self.last_check: CheckResult | None = None
         self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="rasterlab-cpu")
@@ -325,7 +326,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         The GPU re-renders every call, so its stage times stay live; the CPU renders in a worker
         thread only when something changed, and the window keeps responding meanwhile.
         """
-        if self.renderer is None:
+        if self.renderer is None or self.gpu_held:
             return False
         if self.backend == "cuda":
             if self.playing:
@@ -364,6 +365,10 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
     def frame_outstanding(self) -> bool:
         """True while the CPU backend owes the display a frame (queued, rendering, or not yet shown)."""
         return self.backend == "cpu" and self.cpu.outstanding
+
+    def scene_request(self) -> tuple[str, int | None, int | None]:
+        """The scene as the command line names it: (name or file, seed, count)."""
+        return self._setting("scene"), self._setting("seed"), self._setting("count")
 
     def run_in_worker(self, function, *args) -> concurrent.futures.Future:
         """``function(*args)`` in the thread that renders CPU frames, after what is queued there."""

@@ -24,6 +24,7 @@ from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
 from app.overlay_view import OverlayView
 from app.panel import Panel
+from app.race_runner import RaceRunner
 from app.recorder import Recorder
 from app.session import Session
 from app.settings import Settings, prepare_config_dir
@@ -76,6 +77,7 @@ class App:
         self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter)
         self.overlay = OverlayView()
         self.ab = AbView()
+        self.race = RaceRunner()
         self._reshow = False  # show the frame again: the overlay was turned off or changed
         self.recorder = Recorder(session)
         self.panel = Panel(self)
@@ -211,6 +213,7 @@ class App:
         self._reshow = False
         self.recorder.update(fresh)
         self.session.poll_check()
+        self.race.poll(self.session)
         self._draw_ui(fb_w, fb_h)
         if self._screenshot_requested:
             self._save_screenshot()
@@ -339,6 +342,7 @@ class App:
         """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface."""
         self.panel.files.close()
         self.recorder.close()
+        self.race.close()
         self.session.close()
         self.display.release()
         imgui.backends.opengl3_shutdown()

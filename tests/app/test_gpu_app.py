@@ -110,6 +110,19 @@ def test_ab_view_in_the_app_on_the_gpu(probe_path):
     assert (broken["rows"], broken["columns"]) == ([32, 47], [48, 63]), report
 
 
+def test_race_in_the_app_on_the_gpu(probe_path):
+    """The Race section's runner on the GPU: every configuration and auto, all exact, no frame of the
+    app's own rendered meanwhile, frames again after, the chart and figures saved."""
+    probe = probe_path("race_app_probe.py")
+    result = subprocess.run([sys.executable, str(probe), "rgb", "64"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert not report["error"] and len(report["rows"]) == 30, report
+    assert all(row["exact"] for row in report["rows"]), report
+    assert report["frames_rendered_during_the_race"] == 0 and report["renders_after"], report
+    assert report["saved"] == ["race_rgb_64.json", "race_rgb_64.png"], report
+
+
 def finished_check(session, timeout=120):
     """Start "check against reference" and wait for its result (None if it never comes)."""
     session.start_check()
