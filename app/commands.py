@@ -20,7 +20,7 @@ from app.recording import GIF_FPS, write_gif
 from render.core import limits
 from render.core.gpu import gpu_name, gpu_problem
 from render.core.image_io import write_png, write_png_rgb8, write_raw, write_text_file, write_values
-from render.core.kind import BenchRequest, CheckRequest, Look, RaceRequest, RendererKind
+from render.core.kind import BenchOutcome, BenchRequest, CheckRequest, Look, RaceRequest, RendererKind
 from render.core.overlay_picture import overlay_picture
 from render.core.renderer import NoGpu, Renderer, render_frame
 from render.core.variants import UnknownVariantError, VariantChoice
@@ -235,12 +235,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     request = BenchRequest(args.scenes, variants, args.size, args.seed, args.frames, args.runs, counts, sizes, look)
     with step_bar("bench") as bar:
         outcome = kind.bench(request, bar.progress)
+    return _print_outcome(outcome, args, placements)
+
+
+def _print_outcome(outcome: BenchOutcome, args: argparse.Namespace, placements: dict) -> int:
+    """A timing command's table, then its JSON and chart where asked for; the exit code (0)."""
     for line in outcome.lines:
         print(line)
     if args.json:
         write_text_file(json.dumps(outcome.payload, indent=2), args.json, placements[args.json])
         print(f"wrote {args.json}")
-    if args.chart and outcome.chart is not None:
+    if getattr(args, "chart", None) and outcome.chart is not None:
         print(f"wrote {outcome.chart(args.chart, placements[args.chart])}")
     return 0
 
@@ -257,14 +262,7 @@ def cmd_race(args: argparse.Namespace) -> int:
     request = RaceRequest(args.scene, args.size, args.seed, args.count, args.frames, args.runs, look)
     with step_bar("race") as bar:
         outcome = kind.race(request, bar.progress)
-    for line in outcome.lines:
-        print(line)
-    if args.json:
-        write_text_file(json.dumps(outcome.payload, indent=2), args.json, placements[args.json])
-        print(f"wrote {args.json}")
-    if args.chart and outcome.chart is not None:
-        print(f"wrote {outcome.chart(args.chart, placements[args.chart])}")
-    return 0
+    return _print_outcome(outcome, args, placements)
 
 
 def cmd_sortbench(args: argparse.Namespace) -> int:

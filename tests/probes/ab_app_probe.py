@@ -10,7 +10,6 @@ Usage: ab_app_probe.py SCENE SIZE
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,12 +17,9 @@ os.environ["PYOPENGL_PLATFORM"] = "egl"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
 import numpy as np  # noqa: E402
+from offscreen_app import offscreen_app  # noqa: E402
 
 from app.ab_view import ab_picture  # noqa: E402
-from app.session import Session  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.surfaces import EglSurface  # noqa: E402
-from app.window import App  # noqa: E402
 
 BROKEN = "tile-sort:sort=merge,test=exact,tile=32"  # B whose image gets one tile changed
 BROKEN_TILE = (slice(32, 48), slice(48, 64))  # rows, columns (row 0 = bottom)
@@ -52,10 +48,7 @@ def broken_renderers(kind):
 
 def main() -> None:
     scene, size = sys.argv[1], int(sys.argv[2])
-    folder = tempfile.mkdtemp()
-    os.environ["RASTERLAB_CONFIG_DIR"] = str(Path(folder) / "config")
-    settings = Settings(scene=scene, size=size, variant="auto", vsync=False, export_folder=folder)
-    app = App(EglSurface(900, 700), Session(settings, backend="cuda"))
+    app, folder = offscreen_app(scene, size, "auto")
     app.session.kind.make_renderer = broken_renderers(app.session.kind)
     report = {}
     try:

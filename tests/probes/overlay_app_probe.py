@@ -9,18 +9,14 @@ Usage: overlay_app_probe.py SCENE SIZE VARIANT
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 os.environ["PYOPENGL_PLATFORM"] = "egl"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
 import numpy as np  # noqa: E402
+from offscreen_app import offscreen_app  # noqa: E402
 
-from app.session import Session  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.surfaces import EglSurface  # noqa: E402
-from app.window import App  # noqa: E402
 from render.circles.overlays import candidate_counts, depth_counts  # noqa: E402
 from render.core.overlay_picture import overlaid_rgb8  # noqa: E402
 from scenes.builtin import build_scene  # noqa: E402
@@ -28,10 +24,7 @@ from scenes.builtin import build_scene  # noqa: E402
 
 def main() -> None:
     scene_name, size, variant = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    folder = tempfile.mkdtemp()
-    os.environ["RASTERLAB_CONFIG_DIR"] = str(Path(folder) / "config")
-    settings = Settings(scene=scene_name, size=size, variant=variant, vsync=False, export_folder=folder)
-    app = App(EglSurface(900, 700), Session(settings, backend="cuda"))
+    app, folder = offscreen_app(scene_name, size, variant)
     report = {}
     try:
         for _ in range(3):

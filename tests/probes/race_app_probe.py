@@ -9,25 +9,18 @@ Usage: race_app_probe.py SCENE SIZE
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 os.environ["PYOPENGL_PLATFORM"] = "egl"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
-from app.session import Session  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.surfaces import EglSurface  # noqa: E402
-from app.window import App  # noqa: E402
+from offscreen_app import offscreen_app  # noqa: E402
 
 
 def main() -> None:
     scene, size = sys.argv[1], int(sys.argv[2])
-    folder = tempfile.mkdtemp()
-    os.environ["RASTERLAB_CONFIG_DIR"] = str(Path(folder) / "config")
-    settings = Settings(scene=scene, size=size, variant="auto", vsync=False, export_folder=folder)
-    app = App(EglSurface(900, 700), Session(settings, backend="cuda"))
+    app, folder = offscreen_app(scene, size, "auto")
     try:
         for _ in range(3):
             app.frame()
