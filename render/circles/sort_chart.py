@@ -26,6 +26,19 @@ def _power_label(count: float) -> str:
     return f"2^{exponent:.0f}" if exponent == round(exponent) else f"{count:.3g}"
 
 
+def _label(draw: ImageDraw.ImageDraw, placed: list, at: tuple[float, float], text: str, font) -> None:
+    """Write ``text`` beside the point ``at``, above or below it, where it overlaps no label in
+    ``placed`` (scenes' key counts can be close); adds its box to ``placed``."""
+    x, y = at
+    width = draw.textlength(text, font=font)
+    for dx, dy in ((6, -14), (6, 4), (-6 - width, -14), (-6 - width, 4), (6, -28), (6, 18)):
+        box = (x + dx, y + dy, x + dx + width, y + dy + 12)
+        if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+            break
+    placed.append(box)
+    draw.text(box[:2], text, fill=BLACK, font=font)
+
+
 def sort_bench_chart(rows: list[dict], path: str | Path, title: str, how: Placement = NEW_FILE) -> str:
     """Draw sort bench rows (dicts: keys, count, sort, keys_per_second, extra_bytes) to a PNG at
     ``path``, placed as ``how`` says; returns the path written."""
@@ -44,6 +57,7 @@ def sort_bench_chart(rows: list[dict], path: str | Path, title: str, how: Placem
         ("extra MiB", lambda row: row["extra_bytes"] / 2**20),
     )
     for column, (label, value) in enumerate(panels):
+        placed: list[tuple[float, float, float, float]] = []  # the panel's scene labels, not to overlap
         shown = [row for row in rows if value(row) > 0]
         y_range = padded_range([value(row) for row in shown])
         axes = LogAxes((column * PANEL_WIDTH, LEGEND_HEIGHT), PANEL_WIDTH, x_range, y_range)
@@ -62,7 +76,7 @@ def sort_bench_chart(rows: list[dict], path: str | Path, title: str, how: Placem
                     x, y = axes.point(row["count"], value(row))
                     draw.rectangle((x - 4, y - 4, x + 4, y + 4), outline=colour, width=2)
                     if sort == sorts[0]:
-                        draw.text((x + 6, y - 12), row["keys"], fill=BLACK, font=font)
+                        _label(draw, placed, (x, y), row["keys"], font)
     legend = [(sort, COLOURS.get(sort, FALLBACK_COLOUR)) for sort in sorts]
     draw_legend(draw, legend, 32, font)
     draw.text(
