@@ -14,7 +14,8 @@ from render.core.renderer import RendererUnavailable
 
 class FrameOutputs:
     """Mixed into ``Session``, which provides ``host_image``, ``settings``, ``backend``, ``scene``,
-    ``variant``, ``frame``, ``status``, ``last_check``, ``_check`` and ``_make_renderer``."""
+    ``variant``, ``frame``, ``status``, ``last_check``, ``export_overlay``, ``_check`` and
+    ``_make_renderer``."""
 
     # The export folder an export or screenshot found missing, until the panel asks about it.
     missing_folder: MissingFolder | None = None
@@ -28,7 +29,10 @@ class FrameOutputs:
             self.status = "nothing rendered yet to export"
             return None
         name = export_name(self.scene_name, self.export_label(), self.frame)
-        path, self.status = export_png(image, folder or self.settings.export_folder, name)
+        overlay = self.export_overlay
+        if overlay is not None:  # the frame as shown: with its overlay and the legend
+            name = f"{name.removesuffix('.png')}_{overlay.name}.png"
+        path, self.status = export_png(image, folder or self.settings.export_folder, name, overlay)
         if isinstance(path, MissingFolder):
             self.missing_folder = path
         return path

@@ -31,6 +31,7 @@ from app.variant_actions import VariantActions
 from render.core.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
 from render.core.kind import Look, RendererKind
 from render.core.limits import APP_SIZE, SEED, SPHERE_COUNT, Limit, OutOfRange
+from render.core.overlay import Overlay
 from render.core.renderer import Renderer, RendererUnavailable, render_frame
 from render.core.variants import VariantChoice
 from render.kinds import KINDS
@@ -67,6 +68,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         self.frame = 0
         self.renderer: Renderer | None = None
         self.gpu_held = False  # a race times the GPU: no frame renders meanwhile
+        self.export_overlay: Overlay | None = None  # the overlay shown over the frame, which exports keep
         self.scene = None
         self.last_check: CheckResult | None = None
         self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="rasterlab-cpu")

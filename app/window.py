@@ -204,6 +204,7 @@ class App:
         self.session.poll_compile()
         fresh = self.session.update()
         overlaid = self.overlay.update(self.session)
+        self.session.export_overlay = self.overlay.overlay if self.overlay.ready(self.session) else None
         compared = self.ab.update(self.session)
         if fresh:
             stage_ms = dict(self.session.history[-1])

@@ -73,3 +73,19 @@ def test_an_overlay_chosen_before_the_first_frame_waits_for_it(app, run_until_sh
     app.frame()
     run_until_shown(app)
     assert shown_overlay(app, "depth").values.max() == 3
+
+
+def test_an_export_keeps_the_overlay_and_its_legend(app, run_until_shown, tmp_path):
+    from PIL import Image
+
+    from render.core.overlay_picture import overlay_picture
+
+    run_until_shown(app)
+    overlay = shown_overlay(app, "candidates")
+    path = app.session.export_png()
+    assert path.name.endswith("_candidates.png"), path
+    expected = overlay_picture(app.session.host_image(), overlay)
+    assert np.array_equal(np.asarray(Image.open(path)), expected)
+    app.choose_overlay("none")
+    app.frame()
+    assert not app.session.export_png().name.endswith("_candidates.png")
