@@ -41,7 +41,7 @@ CHECK_SCENES_HELP = (
     "built-in scenes or scene files (default: circles: all 14 built-in scenes; spheres: classic and random "
     f"with {', '.join(map(str, CHECK_COUNTS[:-1]))} and {CHECK_COUNTS[-1]} spheres)"
 )
-NVTX_HELP = "mark each frame's GPU stages (clear, advance, binning, blending, display) as NVTX ranges (Nsight)"
+NVTX_HELP = "mark each frame's GPU stages (clear, advance, binning, blending; the app's display) as NVTX ranges"
 OVERWRITE_HELP = "replace output files that exist (otherwise: asked at a terminal, refused elsewhere)"
 RULES = """\
 outputs: an existing file is replaced only with --overwrite or after a yes at the terminal, and a file

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from app.cli_args import UsageError
+from render.core.gpu import gpu_problem
 from render.core.kind import RendererKind
 from render.core.overlay import Overlay, overlay_stats
 from render.core.variants import UnknownVariantError, VariantChoice
@@ -13,7 +14,8 @@ from render.core.variants import UnknownVariantError, VariantChoice
 
 def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice | None:
     """Check ``render``'s overlay options before any work; the variant named by ``--binning``, whose
-    tiles and candidates the CPU reference draws (None: not named)."""
+    tiles and candidates the CPU reference draws (None: not named). ``--binning`` needs the CPU
+    reference: ``--backend cpu``, or no usable GPU and no backend named."""
     if not args.overlay:
         if args.binning:
             raise UsageError("--binning applies with --overlay tiles or candidates")
@@ -26,7 +28,7 @@ def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice 
         return None
     if args.overlay == "depth":
         raise UsageError("--binning applies to --overlay tiles and candidates; depth is the same for every variant")
-    if args.backend != "cpu":
+    if args.backend == "cuda" or (args.backend is None and not gpu_problem()):
         raise UsageError(
             "--binning names the variant whose binning the cpu reference draws: add --backend cpu "
             "(on the GPU, --variant shows a variant's own figures)"

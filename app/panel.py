@@ -48,6 +48,8 @@ SHORTCUTS = (
     ("Drag", "orbit the camera (shaded spheres, over the picture)"),
     ("Shift+drag", "pan the camera"),
     ("Wheel", "zoom the camera"),
+    ("T", "A/B toggle: show A or B (over the picture)"),
+    ("Drag (A/B split)", "move the divider between A and B"),
 )
 GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
 BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)

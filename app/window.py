@@ -204,8 +204,9 @@ class App:
         self.session.poll_compile()
         fresh = self.session.update()
         overlaid = self.overlay.update(self.session)
-        self.session.export_overlay = self.overlay.overlay if self.overlay.ready(self.session) else None
         compared = self.ab.update(self.session)
+        shows_overlay = self.overlay.ready(self.session) and not self.ab.ready(self.session)
+        self.session.export_overlay = self.overlay.overlay if shows_overlay else None  # Export keeps what is shown
         if fresh:
             stage_ms = dict(self.session.history[-1])
             fresh = self._show_frame()

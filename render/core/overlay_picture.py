@@ -90,7 +90,8 @@ def _legend(width: int, overlay: Overlay) -> np.ndarray:
     font = ImageFont.load_default(size=12)
     margin = 8
     if overlay.values is None:
-        draw.text((margin, 8), f"{overlay.name}: {overlay.cell[0]} x {overlay.cell[1]} pixels", fill=INK, font=font)
+        cell = f"{overlay.name}: {overlay.cell[0]} x {overlay.cell[1]} pixels, {overlay.unit}"
+        draw.text((margin, 8), cell, fill=INK, font=font)
         return np.asarray(strip)
     stats = overlay_stats(overlay.values)
     bar = turbo(np.linspace(0, 1, width - 2 * margin))

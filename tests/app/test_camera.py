@@ -241,10 +241,12 @@ def test_the_command_renders_the_frame_shown(shaded, tmp_path, monkeypatch):
     assert np.array_equal(np.asarray(Image.open(tmp_path / words[-1])), frame)
 
 
-def test_a_random_scene_names_its_count_and_seed_and_a_file_neither(shaded, tmp_path):
+def test_a_random_scene_names_its_count_and_seed_and_a_file_neither(shaded, tmp_path, monkeypatch):
     from scenes.files import save_sphere_scene
     from scenes.spheres import random_spheres
 
+    # What is named, not whether a busy machine's estimate asks first (a 1024-sphere CPU frame is near 3 s).
+    monkeypatch.setattr("app.slow_changes.CPU_WARN_SECONDS", float("inf"))
     assert shaded.select_scene("random") and shaded.set_sphere_count(77) and shaded.set_seed(5)
     args = parsed(render_command(shaded, tmp_path))
     assert (args.scene, args.count, args.seed) == ("random", 77, 5)

@@ -8,6 +8,7 @@ from PIL import Image
 
 from render.circles.overlays import candidate_counts, depth_counts
 from render.circles.variants import VARIANTS
+from render.core.gpu import gpu_problem
 from render.core.overlay_picture import LEGEND_HEIGHT, MIN_WIDTH
 from scenes.builtin import build_scene
 
@@ -44,6 +45,16 @@ def test_the_default_name_says_the_overlay(tmp_path, run_main):
     assert "tiles: 16x16 pixels, the blocks of per-pixel" in result.stdout  # auto's pick for 3 circles
 
 
+@pytest.mark.skipif(not gpu_problem(), reason="with a usable GPU the default backend is cuda")
+def test_without_a_gpu_binning_needs_no_backend_named(tmp_path, run_main):
+    args = ("--scene", "rgb", "--size", "32", "--overlay", "candidates", "--binning", "tile-sort")
+    result = run_main("render", *args, "--raw", tmp_path / "c.npy")
+    assert result.returncode == 0, result.stderr
+    assert np.array_equal(
+        np.load(tmp_path / "c.npy"), candidate_counts(build_scene("rgb"), VARIANTS.parse("tile-sort"), 32, 32)[::-1]
+    )
+
+
 @pytest.mark.parametrize(
     "args,message",
     [
@@ -51,7 +62,7 @@ def test_the_default_name_says_the_overlay(tmp_path, run_main):
         (("--scene", "rgb", "--overlay", "tiles", "--raw", "t.npy"), "a grid has no values"),
         (("--scene", "rgb", "--binning", "tile-sort"), "--binning applies with --overlay tiles or candidates"),
         (("--scene", "rgb", "--overlay", "depth", "--binning", "tile-sort", "--backend", "cpu"), "depth is the same"),
-        (("--scene", "rgb", "--overlay", "candidates", "--binning", "tile-sort"), "add --backend cpu"),
+        (("--scene", "rgb", "--overlay", "candidates", "--binning", "tile-sort", "--backend", "cuda"), "--backend cpu"),
         (("--scene", "rgb", "--overlay", "tiles", "--binning", "tile-sort:tile=7", "--backend", "cpu"), "--binning: "),
     ],
 )
