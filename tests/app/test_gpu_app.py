@@ -189,7 +189,7 @@ def test_headless_gui_shows_spheres_through_interop(tmp_path, run_main):
     assert report["stage_ms_median"]["shade"] > 0 and report["stage_ms_median"]["display copy"] > 0
 
 
-@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with the NVIDIA GL (XVFB=1 setup.sh of ../shared/gpu)")
+@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with the NVIDIA GL (XVFB=1 setup.sh)")
 def test_real_window_uses_interop(tmp_path, run_main):
     stats = tmp_path / "stats.json"
     command = ["gui", "--scene", "pattern", "--size", "512", "--frames", "20", "--stats", str(stats)]
@@ -198,7 +198,7 @@ def test_real_window_uses_interop(tmp_path, run_main):
     assert json.loads(stats.read_text())["display_path"] == "interop"
 
 
-@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with Mesa's GLX (XVFB=1 setup.sh of ../shared/gpu)")
+@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs an X server with Mesa's GLX (XVFB=1 setup.sh)")
 def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_path, run_main):
     # A window whose OpenGL is Mesa's llvmpipe: CUDA cannot register its buffers (a real failure).
     stats = tmp_path / "stats.json"
