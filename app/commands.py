@@ -147,8 +147,8 @@ def _used(renderer: Renderer) -> str:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    rule = overlay_rule(args, _kind_of(args))  # before the scene loads: a big file takes seconds
     kind, choice, look, scene = _asked_scene(args)
-    rule = overlay_rule(args, kind)
     frame = _frame_of(scene, args.frame, kind.animated(scene, look))
     out = args.out or (None if args.raw else default_png(kind.output_name(scene, frame, look), args.overlay))
     if getattr(args, "next_free_name", False):

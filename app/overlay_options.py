@@ -17,14 +17,14 @@ def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice 
     tiles and candidates the CPU reference draws (None: not named). ``--binning`` needs the CPU
     reference: ``--backend cpu``, or no usable GPU and no backend named."""
     if not args.overlay:
-        if args.binning:
+        if args.binning is not None:
             raise UsageError("--binning applies with --overlay tiles or candidates")
         return None
     if args.overlay not in kind.overlays:
         raise UsageError(f"--overlay {args.overlay}: --renderer {kind.name} has no overlays")
     if args.raw and args.overlay == "tiles":
         raise UsageError("--raw with --overlay tiles: a grid has no values; --raw takes depth or candidates")
-    if not args.binning:
+    if args.binning is None:
         return None
     if args.overlay == "depth":
         raise UsageError("--binning applies to --overlay tiles and candidates; depth is the same for every variant")

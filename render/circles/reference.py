@@ -74,7 +74,8 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
         px, py, pz = pos[k]
         dx = centers_x[x0:x1] - px
         dy = centers_y[y0:y1] - py
-        dist2 = dx * dx + (dy * dy)[:, None]
+        with np.errstate(over="ignore"):  # far centres square to inf, as in the kernels
+            dist2 = dx * dx + (dy * dy)[:, None]
         covered = dist2 <= radius2[k]
         rgb = planes[:3, y0:y1, x0:x1]
         if snow:

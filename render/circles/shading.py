@@ -29,10 +29,11 @@ def pixel_bounds(position: np.ndarray, radius: np.ndarray, width: int, height: i
     """
     x, y, r = position[:, 0], position[:, 1], radius
     w, h = f32(width), f32(height)
-    x0 = np.clip(np.trunc((x - r) * w), 0, width)
-    x1 = np.clip(np.trunc((x + r) * w) + 1, 0, width)
-    y0 = np.clip(np.trunc((y - r) * h), 0, height)
-    y1 = np.clip(np.trunc((y + r) * h) + 1, 0, height)
+    with np.errstate(over="ignore"):  # a huge circle's box overflows to +-inf, then clips to the image
+        x0 = np.clip(np.trunc((x - r) * w), 0, width)
+        x1 = np.clip(np.trunc((x + r) * w) + 1, 0, width)
+        y0 = np.clip(np.trunc((y - r) * h), 0, height)
+        y1 = np.clip(np.trunc((y + r) * h) + 1, 0, height)
     return np.stack([x0, x1, y0, y1], axis=1).astype(np.int64)
 
 

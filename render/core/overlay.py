@@ -34,11 +34,11 @@ class OverlayStats:
 
     def line(self) -> str:
         """For example ``min 0, mean 12.5, max 80, max/mean 6.40``."""
-        figures = (_figure(self.low), _figure(self.mean), _figure(self.high))
+        figures = (figure(self.low), figure(self.mean), figure(self.high))
         return "min {}, mean {}, max {}, max/mean {:.2f}".format(*figures, self.imbalance)
 
 
-def _figure(value: float) -> str:
+def figure(value: float) -> str:
     """A whole number as it is, others to 4 significant digits (1 decimal from 1000 on)."""
     if value == int(value):
         return str(int(value))

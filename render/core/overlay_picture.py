@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from render.core.image_io import to_rgb8
-from render.core.overlay import Overlay, overlay_stats
+from render.core.overlay import Overlay, figure, overlay_stats
 
 # Turbo (Mikhailov, 2019) as the degree-5 polynomial fit of Du: red, green and blue, each as the
 # coefficients of x^0 ... x^5 for x in [0, 1].
@@ -20,7 +20,7 @@ TURBO = np.array(
 )
 HEAT_SHARE = 179  # of 256: how much of a pixel the colour map takes; the picture shows through the rest
 GRID_SHARE = 160  # of 256: how white the grid's lines are
-LEGEND_HEIGHT = 48
+LEGEND_HEIGHT = 62  # the colour bar, then three lines: min and max, the unit, the statistics
 MIN_WIDTH = 360  # narrower pictures get a wider canvas, so that the legend's text fits
 BAND_ROWS = 1024  # rows coloured at a time: a 16384-wide picture's heat is 48 MiB a band
 INK, PAPER = (0, 0, 0), (255, 255, 255)
@@ -82,22 +82,30 @@ def _draw_grid(pixels: np.ndarray, cell: tuple[int, int]) -> None:
 
 
 def _legend(width: int, overlay: Overlay) -> np.ndarray:
-    """uint8 (LEGEND_HEIGHT, width, 3): the overlay's colour bar and figures, or its grid's cell."""
+    """uint8 (LEGEND_HEIGHT, width, 3): the overlay's colour bar and figures, or its grid's cell;
+    a line too long for the width is cut with an ellipsis."""
     from PIL import Image, ImageDraw, ImageFont
 
     strip = Image.new("RGB", (width, LEGEND_HEIGHT), PAPER)
     draw = ImageDraw.Draw(strip)
     font = ImageFont.load_default(size=12)
     margin = 8
+
+    def line(y: int, text: str) -> None:
+        room = width - 2 * margin
+        while draw.textlength(text, font=font) > room and len(text) > 1:
+            text = text[:-2] + "\u2026"
+        draw.text((width // 2, y), text, fill=INK, font=font, anchor="ma")
+
     if overlay.values is None:
-        cell = f"{overlay.name}: {overlay.cell[0]} x {overlay.cell[1]} pixels, {overlay.unit}"
-        draw.text((margin, 8), cell, fill=INK, font=font)
+        line(8, f"{overlay.name}: {overlay.cell[0]} x {overlay.cell[1]} pixels")
+        line(24, overlay.unit)
         return np.asarray(strip)
     stats = overlay_stats(overlay.values)
     bar = turbo(np.linspace(0, 1, width - 2 * margin))
     strip.paste(Image.fromarray(np.repeat(bar[None], 12, axis=0), "RGB"), (margin, 4))
-    draw.text((margin, 20), f"{stats.low:g}", fill=INK, font=font)
-    draw.text((width - margin, 20), f"{stats.high:g}", fill=INK, font=font, anchor="ra")
-    draw.text((width // 2, 20), f"{overlay.name}: {overlay.unit}", fill=INK, font=font, anchor="ma")
-    draw.text((width // 2, 34), stats.line(), fill=INK, font=font, anchor="ma")
+    draw.text((margin, 18), figure(stats.low), fill=INK, font=font)
+    draw.text((width - margin, 18), figure(stats.high), fill=INK, font=font, anchor="ra")
+    line(32, f"{overlay.name}: {overlay.unit}")
+    line(46, stats.line())
     return np.asarray(strip)

@@ -130,8 +130,13 @@ class VariantTable:
         if spec is None:
             raise UnknownVariantError(f"unknown {self.what} {name!r}; valid variants are: {', '.join(self.specs)}")
         options = spec.defaults()
-        for item in filter(None, option_text.split(",")):
+        given: set[str] = set()
+        for item in option_text.split(",") if option_text else ():
             key, _, value = item.partition("=")
+            if not key or key in given:
+                why = "an empty option" if not key else f"option {key!r} given twice"
+                raise UnknownVariantError(f"{self.what} {text.strip()!r}: {why}; write {name}:key=value,...")
+            given.add(key)
             options[key] = value
         return self.with_options(name, options)
 

@@ -64,6 +64,14 @@ def test_without_a_gpu_binning_needs_no_backend_named(tmp_path, run_main):
         (("--scene", "rgb", "--overlay", "depth", "--binning", "tile-sort", "--backend", "cpu"), "depth is the same"),
         (("--scene", "rgb", "--overlay", "candidates", "--binning", "tile-sort", "--backend", "cuda"), "--backend cpu"),
         (("--scene", "rgb", "--overlay", "tiles", "--binning", "tile-sort:tile=7", "--backend", "cpu"), "--binning: "),
+        (("--scene", "rgb", "--overlay", "tiles", "--binning", "", "--backend", "cpu"), "--binning: "),
+        (("--scene", "rgb", "--binning", ""), "--binning applies with --overlay"),
+        (
+            ("--scene", "rgb", "--overlay", "tiles", "--binning", "tile-warp:tile=64,tile=32", "--backend", "cpu"),
+            "twice",
+        ),
+        # the options are checked before the scene is read: the missing file is not what is said
+        (("--scene", "missing.json", "--overlay", "depth", "--binning", "tile-sort", "--backend", "cpu"), "depth is"),
     ],
 )
 def test_misuse_is_one_line_and_writes_nothing(tmp_path, run_main, args, message):

@@ -187,3 +187,34 @@ def test_box_cells_gives_every_cell_once_in_chunks_of_any_size():
         columns = [np.concatenate([part[k] for part in parts]).tolist() for k in range(3)]
         got = sorted(zip(*columns, strict=True))
         assert got == expected
+
+
+def one_circle(x: float, y: float, r: float) -> CircleScene:
+    arrays = empty_arrays(1)
+    arrays["position"][:] = [[x, y, 0]]
+    arrays["radius"][:] = [r]
+    return CircleScene("huge", **arrays)
+
+
+@pytest.mark.parametrize(
+    "circle,size",
+    [
+        ((0.5, -399.5, 400.0), 1024),  # an arc across the image: the exact test's slack is tiles wide
+        ((0.5, -200000.0, 200000.5), 1024),  # a horizon
+        ((131073.0, 0.5, 131072.0), 2048),  # right + r rounds up by a whole unit in float32
+        ((-3e38, -3e38, 3e38), 256),  # sums at the edge of float32
+        ((1e30, 1e30, 1e30), 64),  # r * r is inf: it covers everything
+    ],
+)
+@pytest.mark.parametrize("label", ["tile-scan:test=box", "tile-scan:test=exact", "tile-sort:test=exact", "tile-warp"])
+def test_candidates_of_huge_circles_equal_a_walk_over_every_tile(circle, size, label):
+    scene = one_circle(*circle)
+    got = candidate_counts(scene, VARIANTS.parse(label), size, size)
+    assert np.array_equal(got, walked_candidates(scene, label, size, size))
+
+
+@pytest.mark.parametrize("circle", [(1e30, 1e30, 1e30), (0.5, -399.5, 400.0), (0.5, 0.5, 3e19)])
+def test_depth_of_huge_circles_equals_every_pixels_test(circle, recwarn):
+    scene = one_circle(*circle)
+    assert np.array_equal(depth_counts(scene, 64, 64), every_pixel_depth(scene, 64, 64))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning) and "overlays" in w.filename]
