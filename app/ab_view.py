@@ -3,12 +3,12 @@ CPU reference (B), shown split at a divider, toggled, or as the absolute differe
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.frame_follower import FrameFollower
 from render.core.image_io import to_rgb8
 from render.core.overlay_picture import turbo
 from render.core.renderer import RendererUnavailable, render_frame
@@ -61,13 +61,16 @@ def ab_picture(a: np.ndarray, b: np.ndarray, mode: str, divider: float, show_b: 
     return np.concatenate([rgb, np.full((*rgb.shape[:2], 1), 255, np.uint8)], axis=2)
 
 
-class AbView:
+class AbView(FrameFollower):
     """A/B for the session's frame: ``b`` names B (a variant label or REFERENCE). B is rendered
     again whenever the frame, the variant, the size or B changes: a GPU variant at once, the CPU
     reference in the session's worker thread (seconds for big scenes). ``error`` says why B could
     not render; ``diff`` is A against B once B is there."""
 
+    failures = (RendererUnavailable, ValueError, MemoryError)
+
     def __init__(self) -> None:
+        super().__init__()
         self.on = False
         self.b = REFERENCE
         self.mode = MODES[0]
@@ -76,33 +79,15 @@ class AbView:
         self.image_b: np.ndarray | None = None
         self.diff: Difference | None = None
         self.error = ""
-        self._for: tuple | None = None
-        self._job: concurrent.futures.Future | None = None
-        self._job_for: tuple | None = None
 
     def choose(self, b: str) -> None:
         """Compare with ``b`` (a variant label or REFERENCE) from the next frame on."""
-        self.b, self.image_b, self.diff, self.error, self._for = b, None, None, "", None
+        self.b, self.image_b, self.diff, self.error = b, None, None, ""
+        self.forget()
 
     def ready(self, session: Session) -> bool:
         """Whether B belongs to the frame on screen now."""
-        return self.on and self.image_b is not None and self._for == self._key(session)
-
-    def update(self, session: Session) -> bool:
-        """After ``session.update``: True when a new B is ready to show."""
-        key = self._key(session)
-        if not self.on or key is None or key == self._for:
-            return False
-        if self.b != REFERENCE:
-            return self._take(key, session, lambda: self._render(session, self.b))
-        if self._job is not None and self._job.done():
-            job, self._job = self._job, None
-            if self._job_for == key:
-                return self._take(key, session, job.result)
-        if self._job is None and not session.frame_outstanding:
-            self._job_for = key
-            self._job = session.run_in_worker(self._render, session, None)
-        return False
+        return self.image_b is not None and self.current(session)
 
     def picture(self, a: np.ndarray) -> np.ndarray:
         """The display's uint8 (H, W, 4), row 0 = bottom, of ``a`` (the session's image) and B."""
@@ -110,26 +95,25 @@ class AbView:
         return ab_picture(a, self.image_b, self.mode, self.divider, self.show_b)
 
     def _key(self, session: Session) -> tuple | None:
-        if session.renderer is None or session.scene is None or session.backend != "cuda":
+        if not self.on or session.renderer is None or session.scene is None or session.backend != "cuda":
             return None
         return (self.b, id(session.renderer), session.frame, session.settings.size, session.variant.label())
 
-    @staticmethod
-    def _render(session: Session, label: str | None) -> np.ndarray:
-        """The session's frame by the variant ``label`` (None: the CPU reference), from its scene."""
-        choice = None if label is None else session.kind.variants.parse(label)
+    def _at_once(self, session: Session) -> bool:
+        return self.b != REFERENCE  # a GPU variant; the reference renders in the worker thread
+
+    def _compute(self, session: Session) -> np.ndarray:
+        """The session's frame by B (the variant, or the CPU reference), from its scene."""
+        choice = None if self.b == REFERENCE else session.kind.variants.parse(self.b)
         renderer = session.kind.make_renderer(choice, session.look())
         renderer.load(session.scene, session.settings.size, session.settings.size)
         return render_frame(renderer, session.frame)
 
-    def _take(self, key: tuple, session: Session, compute) -> bool:
-        self._for = key
-        try:
-            self.image_b = compute()
-        except (RendererUnavailable, ValueError, MemoryError) as error:
-            self.image_b, self.diff, self.error = None, None, f"B ({self.b}): {error}"
-            return False
+    def _keep(self, session: Session, value: np.ndarray) -> None:
+        self.image_b = value
         a = session.host_image()
-        self.diff = difference(a, self.image_b) if a is not None else None
+        self.diff = difference(a, value) if a is not None else None
         self.error = ""
-        return True
+
+    def _failed(self, error: Exception) -> None:
+        self.image_b, self.diff, self.error = None, None, f"B ({self.b}): {error}"

@@ -14,10 +14,14 @@ from render.core.overlay_picture import overlay_picture
 from scenes.safe_write import OutputError, write_new_file
 
 
+def safe_name(text: str) -> str:
+    """``text`` with every run of characters other than letters, digits, ``.`` and ``-`` made ``_``."""
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", text)
+
+
 def export_name(scene: str, variant: str, frame: int) -> str:
     """``<scene>_<variant>_<frame>.png`` with the variant's options made file-name safe."""
-    safe_variant = re.sub(r"[^A-Za-z0-9.-]+", "_", variant.replace("=", "-"))
-    return f"{Path(scene).stem}_{safe_variant}_{frame:04d}.png"
+    return f"{Path(scene).stem}_{safe_name(variant.replace('=', '-'))}_{frame:04d}.png"
 
 
 def export_png(

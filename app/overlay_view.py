@@ -3,11 +3,11 @@ the frame with its colours mixed in for the display."""
 
 from __future__ import annotations
 
-import concurrent.futures
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.frame_follower import FrameFollower
 from render.core.overlay import Overlay
 from render.core.overlay_picture import overlaid_rgb8
 
@@ -17,48 +17,33 @@ if TYPE_CHECKING:
 NONE = "none"
 
 
-class OverlayView:
+class OverlayView(FrameFollower):
     """The overlay named ``name`` (``NONE``: none), computed again whenever the frame on screen
     changes: on the GPU at once, from the variant's own binning; on the CPU in the session's worker
     thread, after the frame it belongs to (a big scene's depth takes seconds there), for the binning
     rule of the variant the panel names. ``error`` says why the last one failed."""
 
+    failures = (ValueError, MemoryError, RuntimeError)
+
     def __init__(self) -> None:
+        super().__init__()
         self.name = NONE
         self.overlay: Overlay | None = None
         self.values: np.ndarray | None = None  # the overlay's values as float64, flat, for the histogram
         self.error = ""
-        self._shown_for: tuple | None = None
-        self._job: concurrent.futures.Future | None = None
-        self._job_for: tuple | None = None
 
     def choose(self, name: str) -> None:
         """Show overlay ``name`` (``NONE``: none) from the next frame on."""
-        self.name, self.overlay, self.values, self.error, self._shown_for = name, None, None, "", None
+        self.name, self.overlay, self.values, self.error = name, None, None, ""
+        self.forget()
 
     def active(self, session: Session) -> bool:
         """Whether an overlay is chosen that the session's renderer draws."""
         return self.name in session.kind.overlays
 
-    def update(self, session: Session) -> bool:
-        """After ``session.update``: True when a new overlay is ready to show."""
-        key = self._key(session)
-        if key is None or key == self._shown_for:
-            return False
-        if session.backend == "cuda":
-            return self._take(key, lambda: session.kind.overlay(session.renderer, self.name, None))
-        if self._job is not None and self._job.done():
-            job, self._job = self._job, None
-            if self._job_for == key:
-                return self._take(key, job.result)
-        if self._job is None and not session.frame_outstanding:
-            self._job_for = key
-            self._job = session.run_in_worker(session.kind.overlay, session.renderer, self.name, session.variant)
-        return False
-
     def ready(self, session: Session) -> bool:
         """Whether the overlay computed belongs to the frame on screen now."""
-        return self.overlay is not None and self._shown_for == self._key(session)
+        return self.overlay is not None and self.current(session)
 
     def picture(self, image: np.ndarray) -> np.ndarray:
         """uint8 (H, W, 4), row 0 = bottom, for the display: ``image`` float32 (H, W, 4), row 0 =
@@ -74,15 +59,17 @@ class OverlayView:
         image = id(session.cpu.image) if session.backend == "cpu" else None
         return (self.name, id(session.renderer), session.frame, session.variant.label(), image)
 
-    def _take(self, key: tuple, compute) -> bool:
-        """Keep what ``compute()`` gives for ``key``; a failure is kept as ``error``."""
-        self._shown_for = key
-        try:
-            self.overlay = compute()
-        except (ValueError, MemoryError, RuntimeError) as error:
-            self.overlay, self.values, self.error = None, None, f"{self.name}: {error}"
-            return False
-        values = self.overlay.values
-        self.values = None if values is None else values.astype(np.float64).ravel()
+    def _at_once(self, session: Session) -> bool:
+        return session.backend == "cuda"
+
+    def _compute(self, session: Session) -> Overlay:
+        rule = None if session.backend == "cuda" else session.variant
+        return session.kind.overlay(session.renderer, self.name, rule)
+
+    def _keep(self, session: Session, value: Overlay) -> None:
+        self.overlay = value
+        self.values = None if value.values is None else value.values.astype(np.float64).ravel()
         self.error = ""
-        return True
+
+    def _failed(self, error: Exception) -> None:
+        self.overlay, self.values, self.error = None, None, f"{self.name}: {error}"

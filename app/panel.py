@@ -22,7 +22,7 @@ from app.panel_prompt import confirm_slow_change
 from app.panel_race import draw_race
 from app.panel_recording import recording_controls
 from app.panel_timings import draw_timings
-from app.panel_widgets import WARNING, tip
+from app.panel_widgets import BAD, GOOD, WARNING, tip
 from app.printable import printable
 from app.status_bar import StatusBar
 from render.core.limits import APP_SIZE, METALNESS, ROUGHNESS, SPHERE_COUNT
@@ -51,8 +51,6 @@ SHORTCUTS = (
     ("T", "A/B toggle: show A or B (over the picture)"),
     ("Drag (A/B split)", "move the divider between A and B"),
 )
-GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
-BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)
 
 
 def section(title: str) -> bool:

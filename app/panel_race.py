@@ -8,14 +8,11 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
-from app.panel_widgets import WARNING, tip
+from app.panel_widgets import BAD, GOOD, WARNING, tip
 from render.core.race import OTHER, STAGE_COLOURS, RaceRow
 
 if TYPE_CHECKING:
     from app.window import App
-
-GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)
-BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)
 
 
 def draw_race(app: App) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from imgui_bundle import imgui
 
 WARNING = imgui.ImVec4(1.0, 0.75, 0.3, 1.0)
+GOOD = imgui.ImVec4(0.4, 0.9, 0.4, 1.0)  # a check or race row that passed
+BAD = imgui.ImVec4(1.0, 0.4, 0.4, 1.0)  # one that did not
 
 
 def tip(text: str) -> None:

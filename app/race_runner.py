@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.export_folder import check_folder
+from app.exports import safe_name
 from render.core.image_io import write_text_file
 from render.core.kind import BenchOutcome, RaceRequest
 from scenes.safe_write import Placement
@@ -51,7 +51,7 @@ class RaceRunner:
         request = RaceRequest(name, size, seed, count, None, None, session.look())
         self.outcome, self.error, self.saved = None, "", ""
         self.what = f"{session.scene.name} at {size}x{size}"
-        self._stem = re.sub(r"[^A-Za-z0-9.-]+", "_", f"race_{Path(session.scene.name).stem}_{size}")
+        self._stem = safe_name(f"race_{Path(session.scene.name).stem}_{size}")
         self.progress = (0, 1, "starting")
         session.gpu_held = True
         self._job = self._worker.submit(session.kind.race, request, self._report)
