@@ -230,20 +230,24 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--raw",
         type=output_name(".npy"),
-        help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top; with --overlay depth its int32 (N, N) "
-        "counts instead, with candidates its int32 (rows, cols) per tile",
+        help="float32 (N, N, 4) RGBA .npy, unclamped, row 0 = top; with an --overlay its values instead, "
+        "row 0 = top: depth int32 (N, N), candidates int32 and cycles float32 (rows, cols) per tile, "
+        "warp-skip float32 (rows, cols) per warp region",
     )
     render.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     render.add_argument(
         "--overlay",
         choices=OVERLAY_NAMES,
         help="circles: draw over the picture, with a legend under it, the variant's tiles (the pixels "
-        "of one block), depth (circles covering each pixel's center) or candidates (circles each tile tests)",
+        "of one block), depth (circles covering each pixel's center), candidates (circles each tile tests), "
+        "cycles (GPU: SM clock cycles each block of the blend takes) or warp-skip (tile-warp: the share of "
+        "the circles each warp tests that miss its region)",
     )
     render.add_argument(
         "--binning",
         metavar="VARIANT",
-        help="with --backend cpu: the variant whose tiles and candidates the reference draws (default: auto's)",
+        help="with --backend cpu: the variant whose tiles, candidates or warp-skip the reference draws "
+        "(default: auto's)",
     )
 
     record = _subcommand(

@@ -9,6 +9,7 @@ from app.cli_args import UsageError
 from render.core.gpu import gpu_problem
 from render.core.kind import RendererKind
 from render.core.overlay import Overlay, overlay_stats
+from render.core.renderer import NoGpu
 from render.core.variants import UnknownVariantError, VariantChoice
 
 
@@ -18,16 +19,29 @@ def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice 
     reference: ``--backend cpu``, or no usable GPU and no backend named."""
     if not args.overlay:
         if args.binning is not None:
-            raise UsageError("--binning applies with --overlay tiles or candidates")
+            raise UsageError(f"--binning applies with --overlay {', '.join(kind.rule_overlays) or '(none here)'}")
         return None
     if args.overlay not in kind.overlays:
         raise UsageError(f"--overlay {args.overlay}: --renderer {kind.name} has no overlays")
     if args.raw and args.overlay == "tiles":
-        raise UsageError("--raw with --overlay tiles: a grid has no values; --raw takes depth or candidates")
+        valued = ", ".join(name for name in kind.overlays if name != "tiles")
+        raise UsageError(f"--raw with --overlay tiles: a grid has no values; --raw takes {valued}")
+    if args.overlay in kind.gpu_overlays:
+        if args.backend == "cpu":
+            raise UsageError(f"--overlay {args.overlay} is measured on the GPU; the cpu backend has none")
+        problem = gpu_problem()
+        if problem:
+            raise NoGpu(f"--overlay {args.overlay} needs a CUDA GPU: {problem}")
     if args.binning is None:
         return None
-    if args.overlay == "depth":
-        raise UsageError("--binning applies to --overlay tiles and candidates; depth is the same for every variant")
+    if args.overlay not in kind.rule_overlays:
+        rules = ", ".join(kind.rule_overlays)
+        why = (
+            "is measured on the variant the GPU runs (--variant)"
+            if args.overlay in kind.gpu_overlays
+            else "is the same for every variant"
+        )
+        raise UsageError(f"--binning applies to --overlay {rules}; {args.overlay} {why}")
     if args.backend == "cuda" or (args.backend is None and not gpu_problem()):
         raise UsageError(
             "--binning names the variant whose binning the cpu reference draws: add --backend cpu "

@@ -72,4 +72,6 @@ class OverlayView(FrameFollower):
         self.error = ""
 
     def _failed(self, error: Exception) -> None:
-        self.overlay, self.values, self.error = None, None, f"{self.name}: {error}"
+        said = str(error)
+        self.overlay, self.values = None, None
+        self.error = said if said.startswith(f"{self.name}: ") else f"{self.name}: {said}"

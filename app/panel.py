@@ -16,7 +16,7 @@ from app.panel_ab import draw_ab, handle_ab_input
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
 from app.panel_files import FileDialogs, any_popup_open
-from app.panel_overlay import BINNING_OVERLAYS, draw_overlay
+from app.panel_overlay import draw_overlay
 from app.panel_progress import draw_cpu_progress
 from app.panel_prompt import confirm_slow_change
 from app.panel_race import draw_race
@@ -285,7 +285,7 @@ class Panel:
         session = self.app.session
         on_cpu = session.backend == "cpu"
         # On the CPU the reference renders; a variant still names the rule of a binning overlay.
-        names_rule = on_cpu and self.app.overlay.name in BINNING_OVERLAYS
+        names_rule = on_cpu and self.app.overlay.name in session.kind.rule_overlays
         why_disabled = "\n(the CPU backend always runs the reference)" if on_cpu else ""
         if names_rule:
             why_disabled = "\n(the CPU backend runs the reference; the variant names the overlay's binning)"

@@ -22,8 +22,11 @@ TIPS = {
     "depth": "per pixel, how many circles cover its center: the blending work no binning can remove",
     "candidates": "per tile, how many circles the variant tests there (on the CPU backend: for the variant "
     "named in Kernel): tile-scan's compacted list, tile-sort's key range, tile-warp's bin list",
+    "cycles": "per block of the blend kernel, the SM clock cycles from its first thread starting to its last "
+    "ending, measured by a build of the same variant with clocks in it (the frame's own build has none)",
+    "warp-skip": "tile-warp: per warp, the share of the circles it tested (those touching its tile) that missed "
+    "its own region of the tile, so it skipped them",
 }
-BINNING_OVERLAYS = ("tiles", "candidates")  # those whose figures depend on the variant's binning
 LEGEND_STEPS = 48
 HISTOGRAM_BINS = 32
 HISTOGRAM_HEIGHT = 140  # unscaled pixels
@@ -56,7 +59,7 @@ def draw_overlay(app: App) -> None:
     _legend_bar(stats.low, stats.high)
     imgui.text_wrapped(stats.line())
     tip("max/mean: how much more the busiest cell has than the average one (1.00 = even)")
-    _histogram(view.values, "pixels" if overlay.cell == (1, 1) else "tiles")
+    _histogram(view.values, f"{overlay.cell_name}s")
 
 
 def _legend_bar(low: float, high: float) -> None:
@@ -79,7 +82,7 @@ def _legend_bar(low: float, high: float) -> None:
 
 
 def _histogram(values: np.ndarray, what: str) -> None:
-    """How many pixels or tiles have each value, in HISTOGRAM_BINS bins."""
+    """How many cells (``what``: pixels, tiles, ...) have each value, in HISTOGRAM_BINS bins."""
     scale = imgui.get_style().font_scale_dpi
     if not implot.begin_plot("##overlay histogram", imgui.ImVec2(-1, HISTOGRAM_HEIGHT * scale)):
         return

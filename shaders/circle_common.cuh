@@ -4,6 +4,8 @@
 // contracted and the results equal the NumPy reference bit for bit (expf may differ by an ulp).
 #pragma once
 
+#include "instrument.cuh"
+
 struct Circle {
     float x, y, z, r;     // center (normalized, y up), depth, radius
     float red, green, blue;

@@ -5,6 +5,7 @@ extern "C" __global__ void render_per_pixel(const float* position, const float* 
                                             const float* color, float4* image, int width,
                                             int height, int count, int snowflake, int clear,
                                             int snow, float red, float green, float blue) {
+    CLOCK_THIS_BLOCK;
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height) return;

@@ -12,6 +12,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     render_tile_scan(const float* position, const float* radius, const float* color,
                      float4* image, int width, int height, int count, int snowflake, int clear,
                      int snow, float red, float green, float blue) {
+    CLOCK_THIS_BLOCK;
     __shared__ Circle hits[BLOCK];
     __shared__ int scratch[2 * BLOCK + 1];
     const TilePixel p = tile_pixel<TILE>(width, height);

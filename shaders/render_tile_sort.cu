@@ -84,6 +84,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
                      float4* image, int width, int height, int count, int snowflake, int clear,
                      int snow, float red, float green, float blue, const KEY_T* keys,
                      const long long* tile_first) {
+    CLOCK_THIS_BLOCK;
     __shared__ Circle staged[BLOCK];
     const TilePixel p = tile_pixel<TILE>(width, height);
     const int t = p.thread;

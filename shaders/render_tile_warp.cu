@@ -16,20 +16,23 @@
 // staging reads each candidate with one coalesced load instead of an index and dependent gathers.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
-// premultiplied color passes render.circles.tile_warp.fused_blend_is_exact).
+// premultiplied color passes render.circles.tile_warp.fused_blend_is_exact); for the overlays
+// only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
 #include "block_scan.cuh"
 #include "circle_common.cuh"
 
-#define THREADS (TILE * TILE / PIXELS)
-#define REGION_W 16
-#define REGION_H (2 * PIXELS)
-#define WARPS_X (TILE / REGION_W)
-static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
-
-// CHUNK, MAX_BINS, SCAN_BLOCKS and BIN_ENTRY_FLOATS are render/circles/constants.py's, as -D defines.
-#if !defined(CHUNK) || !defined(MAX_BINS) || !defined(SCAN_BLOCKS) || !defined(BIN_ENTRY_FLOATS)
+// CHUNK, MAX_BINS, SCAN_BLOCKS, BIN_ENTRY_FLOATS and WARP_REGION_WIDTH are
+// render/circles/constants.py's, as -D defines.
+#if !defined(CHUNK) || !defined(MAX_BINS) || !defined(SCAN_BLOCKS) || !defined(BIN_ENTRY_FLOATS) || \
+    !defined(WARP_REGION_WIDTH)
 #error "build through render.circles.constants.load_circle_module, which defines the shared constants"
 #endif
+
+#define THREADS (TILE * TILE / PIXELS)
+#define REGION_W WARP_REGION_WIDTH
+#define REGION_H (32 / REGION_W * PIXELS)
+#define WARPS_X (TILE / REGION_W)
+static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
 #define CHUNK_WORDS (CHUNK / 32)
 static_assert(CHUNK_WORDS * 32 == CHUNK && CHUNK_WORDS == 32, "a warp reads a chunk's mask words, one per lane");
 
@@ -255,7 +258,7 @@ __device__ __forceinline__ int leading_zeros(unsigned word) {
 // 32 circles at a time against its region and walks the ones that touch it.
 __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, int lane,
                                              const Box& region, const Span& span, float px,
-                                             const float* py, float4* pixel) {
+                                             const float* py, float4* pixel, WarpTally& tally) {
     for (int group = 0; group < staged; group += 32) {
         bool touches = false, covers = false;
         if (group + lane < staged) {
@@ -266,7 +269,9 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
         // Ballots reversed, so that lane j is bit 31 - j: finding the next lane is one instruction.
         const unsigned covering = __brev(__ballot_sync(0xffffffffu, covers));
         const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
-        for (unsigned rest = __brev(__ballot_sync(0xffffffffu, touches)); rest;) {
+        const unsigned touching = __ballot_sync(0xffffffffu, touches);
+        tally.add(min(32, staged - group), touching);
+        for (unsigned rest = __brev(touching); rest;) {
             const int j = leading_zeros(rest);
             const unsigned lane_bit = 0x80000000u >> j;
             rest ^= lane_bit;
@@ -282,13 +287,14 @@ extern "C" __global__ void __launch_bounds__(THREADS)
                      int width, int height, int count, int clear, int snow, float red, float green,
                      float blue, const BinEntry* lists, const long long* bin_start, long long capacity,
                      int use_bins, int tiles_per_bin, int bins_x, int bins) {
+    CLOCK_THIS_BLOCK;
     __shared__ Staged circles[2 * THREADS];
     __shared__ int scratch[65];
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const int region_x0 = blockIdx.x * TILE + (warp % WARPS_X) * REGION_W;
     const int region_y0 = blockIdx.y * TILE + (warp / WARPS_X) * REGION_H;
-    const int x = region_x0 + (lane & 15);
-    const int y0 = region_y0 + (lane >> 4) * PIXELS;
+    const int x = region_x0 + lane % REGION_W;
+    const int y0 = region_y0 + lane / REGION_W * PIXELS;
     const float px = pixel_center(x, 1.f / static_cast<float>(width));
     float py[PIXELS];
     float4 pixel[PIXELS];
@@ -314,6 +320,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         candidates = bin_start[bin + 1] - begin;
     }
     int staged = 0;  // the same in every thread
+    WarpTally tally;
     for (long long first = 0; first < candidates; first += THREADS) {
         int hit = 0;
         Staged c;
@@ -338,7 +345,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         // Blend in batches of at least THREADS circles, so sparse tiles do not pay a pass per chunk.
         if (staged >= THREADS || first + THREADS >= candidates) {
             __syncthreads();
-            blend_staged(circles, staged, lane, region, span, px, py, pixel);
+            blend_staged(circles, staged, lane, region, span, px, py, pixel, tally);
             staged = 0;
             __syncthreads();
         }
@@ -346,4 +353,5 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 #pragma unroll
     for (int k = 0; k < PIXELS; ++k)
         if (x < width && y0 + k < height) image[(y0 + k) * width + x] = pixel[k];
+    tally.write(warp, THREADS / 32, lane);
 }

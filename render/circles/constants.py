@@ -9,6 +9,9 @@ CHUNK = 1024  # circles a tile-warp binning block takes at a time: one bit each 
 MAX_BINS = 256  # tile-warp's coarse bins per image: the count pass keeps one shared counter per bin
 SCAN_BLOCKS = 256  # binning blocks that scan_bin_counts can scan: one thread each
 BIN_ENTRY_FLOATS = 4  # a bin-list entry: float x, y, r and the circle's int index (one 16-byte load)
+# Pixels across the region of a tile-warp warp: its lanes make rows of this many columns of PIXELS
+# pixels, so a region is WARP_REGION_WIDTH x (32 / WARP_REGION_WIDTH * PIXELS) pixels.
+WARP_REGION_WIDTH = 16
 MERGE_SEGMENT = 1024  # keys the merge sort's first phase sorts in one block's shared memory
 MERGE_SAMPLE_STRIDE = 128  # keys between two samples of the merge sort's second phase (and its block)
 ONESWEEP_THREADS = 256  # threads of a Onesweep block: one per 8-bit digit when it publishes and looks back
@@ -28,6 +31,7 @@ CUDA_DEFINES = dict(
     MAX_BINS=MAX_BINS,
     SCAN_BLOCKS=SCAN_BLOCKS,
     BIN_ENTRY_FLOATS=BIN_ENTRY_FLOATS,
+    WARP_REGION_WIDTH=WARP_REGION_WIDTH,
     MERGE_SEGMENT=MERGE_SEGMENT,
     MERGE_SAMPLE_STRIDE=MERGE_SAMPLE_STRIDE,
     ONESWEEP_THREADS=ONESWEEP_THREADS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from render.circles.overlays import OVERLAYS, circle_overlay
+from render.circles.overlays import GPU_OVERLAYS, OVERLAYS, RULE_OVERLAYS, circle_overlay
 from render.circles.variants import VARIANTS
 from render.core import limits
 from render.core.kind import (
@@ -47,6 +47,8 @@ class CircleKind:
     bench_options = ("scenes", "size", "frames", "runs")
     check_options = ("frame",)
     overlays = OVERLAYS
+    gpu_overlays = GPU_OVERLAYS
+    rule_overlays = RULE_OVERLAYS
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], CircleScene]:
         return scene_loader(name_or_file, 0 if seed is None else seed)

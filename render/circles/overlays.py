@@ -5,7 +5,11 @@ tests: the oracle for the GPU's figures and the figures themselves on the CPU ba
 * ``depth``: per pixel, how many circles cover its center (the blend's test, the reference's box);
 * ``candidates``: per tile, how many circles the variant tests for it: tile-scan every circle that
   passes its tile test, tile-sort the keys its sort puts in the tile's range, tile-warp the length
-  of the bin list of the tile's coarse bin (every circle with ``bins=off``), per-pixel every circle.
+  of the bin list of the tile's coarse bin (every circle with ``bins=off``), per-pixel every circle;
+* ``cycles`` (GPU only): per block of the blend kernel, the SM clock cycles it took
+  (``render.circles.measures``);
+* ``warp-skip`` (tile-warp): per warp, the share of the circles it tested that missed its region
+  (``render.circles.warp_skip``; measured inside the kernel on the GPU).
 
 Arrays are row 0 = bottom, as the renderer's images are.
 """
@@ -20,17 +24,19 @@ import numpy as np
 from render.circles import shading
 from render.circles.cells import box_cells
 from render.circles.strategies import int_define
-from render.circles.tile_warp import tile_warp_bins
+from render.circles.tile_tests import box_in_box, disc_in_box, near_ranges, passing, pixel_ranges
+from render.circles.tile_warp import tile_warp_bins, warp_region
 from render.circles.variants import VARIANTS
+from render.circles.warp_skip import warp_skip_fractions
 from render.core.grids import BLOCK_2D, grid_2d
 from render.core.overlay import Overlay
-from render.core.renderer import Renderer
+from render.core.renderer import NoGpu, Renderer, RendererUnavailable
 from render.core.variants import VariantChoice
 from scenes.model import CircleScene
 
-f32 = np.float32
-OVERLAYS = ("tiles", "depth", "candidates")
-EXACT_SLACK = f32(1.0001)  # disc_in_box_exact's tolerance (shaders/circle_common.cuh)
+OVERLAYS = ("tiles", "depth", "candidates", "cycles", "warp-skip")
+GPU_OVERLAYS = ("cycles",)  # measured on the GPU only
+RULE_OVERLAYS = ("tiles", "candidates", "warp-skip")  # those that depend on the variant's binning rule
 
 
 def circle_overlay(renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
@@ -46,22 +52,40 @@ def circle_overlay(renderer: Renderer, name: str, choice: VariantChoice | None) 
     if isinstance(renderer, CudaRenderer):
         assert renderer.resolved is not None
         rule = renderer.resolved
-        figures = {"depth": renderer.depth_counts, "candidates": renderer.candidate_counts}
+        figures = {
+            "depth": renderer.depth_counts,
+            "candidates": renderer.candidate_counts,
+            "cycles": renderer.block_cycles,
+            "warp-skip": renderer.warp_skips,
+        }
     else:
         assert isinstance(renderer, ReferenceRenderer), renderer
+        if name in GPU_OVERLAYS:
+            raise NoGpu(f"{name}: measured inside the GPU's blend kernel; the cpu reference has none")
         scene = renderer.scene
         rule = choose_auto(scene, width, height) if choice is None or choice.name == "auto" else choice
         figures = {
             "depth": lambda: depth_counts(scene, width, height),
             "candidates": lambda: candidate_counts(scene, rule, width, height),
+            "warp-skip": lambda: warp_skip_fractions(scene, rule, width, height),
         }
     grid = variant_grid(rule, width, height)
+    label = rule.label()
     if name == "tiles":
-        return Overlay(name, (grid.width, grid.height), f"the blocks of {rule.label()}")
+        return Overlay(name, (grid.width, grid.height), f"the blocks of {label}")
     if name == "depth":
-        return Overlay(name, (1, 1), "circles covering the pixel's center", figures[name]())
-    assert name == "candidates", name
-    return Overlay(name, (grid.width, grid.height), f"circles {rule.label()} tests per tile", figures[name]())
+        return Overlay(name, (1, 1), "circles covering the pixel's center", figures[name](), "pixel")
+    if name == "candidates":
+        return Overlay(name, (grid.width, grid.height), f"circles {label} tests per tile", figures[name]())
+    if name == "cycles":
+        unit = f"SM clock cycles per block of {label}"
+        return Overlay(name, (grid.width, grid.height), unit, figures[name](), "block")
+    assert name == "warp-skip", name
+    if rule.name != "tile-warp":
+        raise RendererUnavailable(f"warp-skip: the warps of tile-warp skip circles; {label} has no such warps")
+    region = warp_region(int_define(VARIANTS[rule.name].defines(rule), "PIXELS"))
+    unit = f"share of the circles a warp of {label} tests that miss its region"
+    return Overlay(name, region, unit, figures[name](), "warp")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,84 +176,13 @@ def candidate_counts(scene: CircleScene, choice: VariantChoice, width: int, heig
     if launch == "tile-warp":
         per_side, bins_x, bins_y = tile_warp_bins(width, height, grid.width)
         size = grid.width * per_side
-        x0, x1, y0, y1 = _pixel_ranges(scene, width, height, size)
-        bins = _passing(scene, (x0, x1, y0, y1), (bins_x, bins_y), size, width, height, _disc_in_box)
+        x0, x1, y0, y1 = pixel_ranges(scene, width, height, size)
+        bins = passing(scene, (x0, x1, y0, y1), (bins_x, bins_y), size, width, height, disc_in_box)
         return bins[np.arange(grid.rows)[:, None] // per_side, np.arange(grid.cols)[None, :] // per_side]
-    test = _disc_in_box if defines.get("EXACT_TILE_TEST") else _box_in_box
+    test = disc_in_box if defines.get("EXACT_TILE_TEST") else box_in_box
     tile = grid.width
     if launch == "tile-sort":
-        ranges = _pixel_ranges(scene, width, height, tile)
+        ranges = pixel_ranges(scene, width, height, tile)
     else:
-        ranges = _near_ranges(scene, tile, width, height)
-    return _passing(scene, ranges, (grid.cols, grid.rows), tile, width, height, test)
-
-
-def _pixel_ranges(scene: CircleScene, width: int, height: int, size: int):
-    """Each circle's cells of ``size`` pixels that hold pixels of its clamped pixel box, as
-    half-open ranges (x0, x1, y0, y1); empty for a circle with no pixel."""
-    bounds = shading.pixel_bounds(scene.position, scene.radius, width, height)
-    some = (bounds[:, 0] < bounds[:, 1]) & (bounds[:, 2] < bounds[:, 3])
-    x0, y0 = bounds[:, 0] // size, bounds[:, 2] // size
-    x1 = np.where(some, (bounds[:, 1] - 1) // size + 1, x0)
-    y1 = np.where(some, (bounds[:, 3] - 1) // size + 1, y0)
-    return x0, x1, y0, y1
-
-
-def _near_ranges(scene: CircleScene, tile: int, width: int, height: int):
-    """Every tile whose box could pass a tile test for each circle, pixel box or not: the circle's
-    extent in tiles (float64) widened by what the float32 tests may add (the exact test's 1.0001 on
-    r^2, about r / 20000; the rounding of sums as large as |center| + r) and one tile more on each
-    side, cut to the grid."""
-    radius = scene.radius.astype(np.float64)
-
-    def along(center: np.ndarray, pixels: int):
-        center = center.astype(np.float64)
-        slack = radius * 1e-4 + (np.abs(center) + radius) * 1e-6
-        with np.errstate(over="ignore", invalid="ignore"):
-            lo = np.floor((center - radius - slack) * pixels / tile) - 1
-            hi = np.floor((center + radius + slack) * pixels / tile) + 2
-        tiles = -(-pixels // tile)
-        return np.clip(lo, 0, tiles).astype(np.int64), np.clip(hi, 0, tiles).astype(np.int64)
-
-    x0, x1 = along(scene.position[:, 0], width)
-    y0, y1 = along(scene.position[:, 1], height)
-    return x0, x1, y0, y1
-
-
-def _passing(scene: CircleScene, ranges, shape, size: int, width: int, height: int, test) -> np.ndarray:
-    """int32 (rows, cols) with cols, rows = ``shape``: per cell of ``size`` pixels, the circles of
-    whose ``ranges`` it is one that pass ``test`` against the cell's box."""
-    cols, rows = shape
-    x, y, r = scene.position[:, 0], scene.position[:, 1], scene.radius
-    counts = np.zeros(rows * cols, np.int64)
-    for item, cx, cy in box_cells(*ranges):
-        box = _pixel_box(cx * size, cy * size, size, width, height)
-        with np.errstate(over="ignore", invalid="ignore"):
-            keep = test(x[item], y[item], r[item], box)
-        counts += np.bincount((cy * cols + cx)[keep], minlength=rows * cols)
-    return counts.reshape(rows, cols).astype(np.int32)
-
-
-def _pixel_box(x0: np.ndarray, y0: np.ndarray, size: int, width: int, height: int):
-    """pixel_box of circle_common.cuh for cells of ``size`` pixels at pixel (x0, y0): float32
-    (left, right, bottom, top) arrays in normalized units, cut at the image's edge."""
-    inv_w, inv_h = f32(1) / f32(width), f32(1) / f32(height)
-    left = x0.astype(np.float32) * inv_w
-    right = np.minimum(x0 + size, width).astype(np.float32) * inv_w
-    bottom = y0.astype(np.float32) * inv_h
-    top = np.minimum(y0 + size, height).astype(np.float32) * inv_h
-    return left, right, bottom, top
-
-
-def _box_in_box(x, y, r, box) -> np.ndarray:
-    """circle_in_box_conservative: the circle's bounding box overlaps the cell's."""
-    left, right, bottom, top = box
-    return (x >= left - r) & (x <= right + r) & (y >= bottom - r) & (y <= top + r)
-
-
-def _disc_in_box(x, y, r, box) -> np.ndarray:
-    """disc_in_box_exact: the nearest point of the cell is within r (with its slack)."""
-    left, right, bottom, top = box
-    dx = np.minimum(np.maximum(x, left), right) - x
-    dy = np.minimum(np.maximum(y, bottom), top) - y
-    return dx * dx + dy * dy <= r * r * EXACT_SLACK
+        ranges = near_ranges(scene, (tile, tile), width, height)
+    return passing(scene, ranges, (grid.cols, grid.rows), tile, width, height, test)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from render.circles import measures
 from render.circles.auto import choose_auto
 from render.circles.constants import load_circle_module
 from render.circles.device_scene import DeviceScene, advance_on_gpu
@@ -150,3 +151,17 @@ class CudaRenderer(Renderer):
         """int32 (rows, cols) over the blend's blocks, row 0 = bottom: the circles each block
         tests, from the last frame's binning (render first)."""
         return self.strategy.candidates(self.scene, self.width, self.height).get()
+
+    def _cleared_frame(self) -> tuple:
+        """The clear arguments of a frame that starts from the background."""
+        return (np.int32(1), *self._clear_arguments()[1:])
+
+    def block_cycles(self) -> np.ndarray:
+        """float32 (rows, cols) over the blend's blocks, row 0 = bottom: the SM clock cycles each
+        block of this frame's blend takes, from a run of the measuring build (render first)."""
+        return measures.block_cycles(self.strategy, self.scene, self.image_buffer, self._cleared_frame())
+
+    def warp_skips(self) -> np.ndarray:
+        """float32 (rows, cols) over tile-warp's warp regions, row 0 = bottom: the share of the
+        circles each warp tested this frame that missed its region (render first)."""
+        return measures.warp_skips(self.strategy, self.scene, self.image_buffer, self._cleared_frame())

@@ -75,9 +75,19 @@ class Strategy:
         """Queue this frame's binning on the GPU (variants with ``has_binning``)."""
         raise NotImplementedError
 
-    def blend(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> None:
-        """Blend every circle; ``clear`` is the renderer's clear arguments (folded in or not)."""
+    def blend_launch(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> tuple:
+        """(grid, block, arguments) of the blend kernel for this frame into ``image``; ``clear`` is
+        the renderer's clear arguments (folded in or not)."""
         raise NotImplementedError
+
+    def blend(self, scene: DeviceScene, image, width: int, height: int, clear: tuple) -> None:
+        """Blend every circle into ``image``, float32 (H, W, 4) on the GPU."""
+        self.kernel(*self.blend_launch(scene, image, width, height, clear))
+
+    def measuring_module(self, define: str):
+        """This build of the blend kernel's module with ``define`` = 1 as well: an overlay's measuring
+        build (``shaders/instrument.cuh``), loaded beside the one that renders."""
+        return load_circle_module(self.spec.source, **self.defines, **self.build_defines, **{define: 1})
 
     def candidates(self, scene: DeviceScene, width: int, height: int):
         """CuPy int32 (rows, cols) over the blend's blocks, row 0 = bottom: how many circles the
@@ -105,9 +115,9 @@ class Strategy:
 class PerPixel(Strategy):
     """A thread per pixel, BLOCK_2D threads per block."""
 
-    def blend(self, scene, image, width, height, clear):
+    def blend_launch(self, scene, image, width, height, clear):
         arguments = self.scene_arguments(scene, image, width, height, clear)
-        self.kernel(grid_2d(width, height, BLOCK_2D), BLOCK_2D, arguments)
+        return grid_2d(width, height, BLOCK_2D), BLOCK_2D, arguments
 
     def candidates(self, scene, width, height):
         return every_circle(scene, grid_2d(width, height, BLOCK_2D))
@@ -116,10 +126,10 @@ class PerPixel(Strategy):
 class TileBlock(Strategy):
     """A block of TILE x TILE threads per tile."""
 
-    def blend(self, scene, image, width, height, clear):
+    def blend_launch(self, scene, image, width, height, clear):
         tile = self.int_define("TILE")
         arguments = self.scene_arguments(scene, image, width, height, clear)
-        self.kernel(grid_2d(width, height, (tile, tile)), (tile, tile), arguments)
+        return grid_2d(width, height, (tile, tile)), (tile, tile), arguments
 
     def candidates(self, scene, width, height):
         import cupy
@@ -185,10 +195,10 @@ class TileSort(TileBlock):
             (self.keys, np.int64(pairs), np.int32(scene.count), np.int32(tiles), self.tile_first),
         )
 
-    def blend(self, scene, image, width, height, clear):
+    def blend_launch(self, scene, image, width, height, clear):
         tile = self.int_define("TILE")
         arguments = (*self.scene_arguments(scene, image, width, height, clear), self.keys, self.tile_first)
-        self.kernel(self.grid, (tile, tile), arguments)
+        return self.grid, (tile, tile), arguments
 
     def candidates(self, scene, width, height):
         import cupy

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS
+from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS, WARP_REGION_WIDTH
 from render.circles.device_scene import host_colors
 from render.circles.strategies import Strategy, every_circle
 from render.core.grids import grid_2d
@@ -78,7 +78,7 @@ class TileWarp(Strategy):
         super().prepare(scene, width, height)
         self._kernels = {
             name: self.module.get_function(name)
-            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries", "render_tile_warp")
+            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries")
         }
         if self.use_bins:
             self._count_entries()
@@ -146,7 +146,7 @@ class TileWarp(Strategy):
             self._capture_binning()  # the lists were reallocated: new arguments
         self._binning.launch()
 
-    def blend(self, scene, image, width, height, clear):
+    def blend_launch(self, scene, image, width, height, clear):
         arguments = (
             *self.scene_arguments(scene, image, width, height, clear, shading=False),
             self.lists,
@@ -154,8 +154,7 @@ class TileWarp(Strategy):
             np.int64(self.capacity),
             *self._blend_tail,
         )
-        threads = self.tile * self.tile // self.pixels
-        self._kernels["render_tile_warp"](self.grid, (threads,), arguments)
+        return self.grid, (self.tile * self.tile // self.pixels,), arguments
 
     def candidates(self, scene, width, height):
         """The length of each tile's bin list (every circle with the bins off)."""
@@ -177,6 +176,11 @@ def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     while -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > MAX_BINS:
         tiles_per_bin *= 2
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
+
+
+def warp_region(pixels: int) -> tuple[int, int]:
+    """(width, height) in pixels of the region a warp of tile-warp blends at ``pixels`` a thread."""
+    return WARP_REGION_WIDTH, 32 // WARP_REGION_WIDTH * pixels
 
 
 def fused_blend_is_exact(color) -> bool:

@@ -152,6 +152,10 @@ class RendererKind(Protocol):
     def check_options(self) -> tuple[str, ...]: ...
     @property
     def overlays(self) -> tuple[str, ...]: ...  # what ``overlay`` draws, by name
+    @property
+    def gpu_overlays(self) -> tuple[str, ...]: ...  # those of ``overlays`` measured on the GPU only
+    @property
+    def rule_overlays(self) -> tuple[str, ...]: ...  # those that depend on the variant's binning rule
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], Any]:
         """A function making the scene (a built-in name or a scene file); raises the kind's unknown

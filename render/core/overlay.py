@@ -13,12 +13,14 @@ import numpy as np
 class Overlay:
     """``values`` (rows, cols), row 0 = bottom like the images, int32 or float32, one per cell of
     ``cell`` = (width, height) pixels (the last column and row cut at the image's edge); ``unit``
-    says what a value counts. ``values`` None: only the grid of cells is shown."""
+    says what a value counts, ``cell_name`` what a cell is (``pixel``, ``tile``, ``block``,
+    ``warp``). ``values`` None: only the grid of cells is shown."""
 
     name: str
     cell: tuple[int, int]
     unit: str
     values: np.ndarray | None = None
+    cell_name: str = "tile"
 
 
 @dataclasses.dataclass(frozen=True)

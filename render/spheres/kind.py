@@ -61,6 +61,8 @@ class SphereKind:
     bench_options = ("counts", "sizes", "view", "chart")
     check_options: tuple[str, ...] = ()  # its check renders frame 0: the views' pictures, not a turn
     overlays: tuple[str, ...] = ()
+    gpu_overlays: tuple[str, ...] = ()
+    rule_overlays: tuple[str, ...] = ()
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
         """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""

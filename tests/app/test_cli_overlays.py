@@ -1,6 +1,7 @@
 """``render --overlay`` on the CPU backend: the picture with its legend, ``--raw`` writing the overlay's
 values row 0 = top, ``--binning`` choosing the variant whose tiles the reference draws, the default
-name, and one line for each misuse, before any file is written."""
+name, and one line for each misuse, before any file is written (``cycles``, measured on the GPU,
+refused at once on the CPU)."""
 
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ from PIL import Image
 
 from render.circles.overlays import candidate_counts, depth_counts
 from render.circles.variants import VARIANTS
+from render.circles.warp_skip import warp_skip_fractions
 from render.core.gpu import gpu_problem
 from render.core.overlay_picture import LEGEND_HEIGHT, MIN_WIDTH
 from scenes.builtin import build_scene
@@ -45,6 +47,33 @@ def test_the_default_name_says_the_overlay(tmp_path, run_main):
     assert "tiles: 16x16 pixels, the blocks of per-pixel" in result.stdout  # auto's pick for 3 circles
 
 
+def test_warp_skip_raw_is_the_fractions_per_warp_region_top_down(tmp_path, run_main):
+    raw = tmp_path / "w.npy"
+    args = ("--scene", "rand10k", "--size", "200", "--backend", "cpu", "--overlay", "warp-skip")
+    result = run_main("render", *args, "--binning", "tile-warp:tile=64", "--raw", raw)
+    assert result.returncode == 0, result.stderr
+    expected = warp_skip_fractions(build_scene("rand10k"), VARIANTS.parse("tile-warp:tile=64"), 200, 200)[::-1]
+    assert expected.shape == (13, 13)  # regions of 16 x 16 pixels at 8 a thread
+    got = np.load(raw)
+    assert got.dtype == np.float32 and np.array_equal(got, expected)
+    assert "warp-skip (share of the circles a warp of tile-warp:bins=on,tile=64 tests" in result.stdout
+
+
+def test_warp_skip_of_a_variant_without_its_warps_is_one_line(tmp_path, run_main):
+    args = ("--scene", "rgb", "--size", "32", "--backend", "cpu", "--overlay", "warp-skip", "--binning", "tile-scan")
+    result = run_main("render", *args, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1].startswith("error: warp-skip: the warps of tile-warp skip circles")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not gpu_problem(), reason="needs a machine without a usable GPU")
+def test_without_a_gpu_cycles_exits_3_at_once(tmp_path, run_main):
+    result = run_main("render", "--scene", "rgb", "--overlay", "cycles", cwd=tmp_path)
+    assert result.returncode == 3 and "--overlay cycles needs a CUDA GPU" in result.stderr
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.skipif(not gpu_problem(), reason="with a usable GPU the default backend is cuda")
 def test_without_a_gpu_binning_needs_no_backend_named(tmp_path, run_main):
     args = ("--scene", "rgb", "--size", "32", "--overlay", "candidates", "--binning", "tile-sort")
@@ -60,7 +89,7 @@ def test_without_a_gpu_binning_needs_no_backend_named(tmp_path, run_main):
     [
         (("--renderer", "spheres", "--scene", "classic", "--overlay", "depth"), "--renderer spheres has no overlays"),
         (("--scene", "rgb", "--overlay", "tiles", "--raw", "t.npy"), "a grid has no values"),
-        (("--scene", "rgb", "--binning", "tile-sort"), "--binning applies with --overlay tiles or candidates"),
+        (("--scene", "rgb", "--binning", "tile-sort"), "--binning applies with --overlay tiles, candidates"),
         (("--scene", "rgb", "--overlay", "depth", "--binning", "tile-sort", "--backend", "cpu"), "depth is the same"),
         (("--scene", "rgb", "--overlay", "candidates", "--binning", "tile-sort", "--backend", "cuda"), "--backend cpu"),
         (("--scene", "rgb", "--overlay", "tiles", "--binning", "tile-sort:tile=7", "--backend", "cpu"), "--binning: "),
@@ -70,6 +99,12 @@ def test_without_a_gpu_binning_needs_no_backend_named(tmp_path, run_main):
             ("--scene", "rgb", "--overlay", "tiles", "--binning", "tile-warp:tile=64,tile=32", "--backend", "cpu"),
             "twice",
         ),
+        (("--scene", "rgb", "--overlay", "cycles", "--backend", "cpu"), "measured on the GPU"),
+        (
+            ("--scene", "rgb", "--overlay", "cycles", "--binning", "tile-warp", "--backend", "cpu"),
+            "measured on the GPU",
+        ),
+        (("--scene", "rgb", "--overlay", "cycles", "--raw", "c.npy", "--backend", "cpu"), "measured on the GPU"),
         # the options are checked before the scene is read: the missing file is not what is said
         (("--scene", "missing.json", "--overlay", "depth", "--binning", "tile-sort", "--backend", "cpu"), "depth is"),
     ],

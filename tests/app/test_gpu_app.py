@@ -91,8 +91,14 @@ def test_overlays_in_the_app_on_the_gpu(scene, size, variant, probe_path):
     result = subprocess.run([sys.executable, str(probe), scene, str(size), variant], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    for name in ("depth", "candidates", "tiles"):
-        assert report[name]["ready"] and report[name]["texture_equal"] and report[name]["figures_equal"], report
+    for name in ("depth", "candidates", "tiles", "cycles"):
+        assert report[name]["ready"] and report[name]["texture_equal"], report
+        assert report[name].get("figures_equal", True), report
+    assert report["cycles"]["shape_is_the_grid"] and report["cycles"]["all_positive"], report
+    if report["none"]["rule"].startswith("tile-warp"):
+        assert report["warp-skip"]["ready"] and report["warp-skip"]["figures_equal"], report
+    else:
+        assert report["warp-skip"]["error"].startswith("warp-skip: the warps of tile-warp"), report
     assert report["none"]["path"] == "interop", report
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from render.circles.overlays import candidate_counts, depth_counts
 from render.circles.variants import VARIANTS
+from render.circles.warp_skip import warp_skip_fractions
 from render.core.overlay_picture import overlaid_rgb8
 from scenes.builtin import build_scene
 
@@ -55,6 +56,29 @@ def test_candidates_follow_the_variant_the_panel_names(app, run_until_shown):
     assert app.session.set_variant("per-pixel")
     overlay = shown_overlay(app, "candidates")  # computed again for the new rule
     assert overlay.cell == (16, 16) and (overlay.values == 3).all()
+
+
+def test_warp_skip_on_the_cpu_is_tile_warps_and_cycles_says_it_needs_the_gpu(app, run_until_shown, monkeypatch):
+    import app.panel_overlay as panel_overlay
+
+    monkeypatch.setattr("app.panel.SECTIONS_CLOSED_AT_START", ())
+    histograms = []
+    draw_histogram = panel_overlay._histogram
+    monkeypatch.setattr(panel_overlay, "_histogram", lambda *args: histograms.append(args) or draw_histogram(*args))
+    run_until_shown(app)
+    assert app.session.set_variant("tile-warp:tile=64")
+    overlay = shown_overlay(app, "warp-skip")
+    expected = warp_skip_fractions(build_scene("rgb"), VARIANTS.parse("tile-warp:tile=64"), 256, 256)
+    assert overlay.cell == (16, 16) and np.array_equal(overlay.values, expected)
+    assert histograms and histograms[-1][1] == "warps"
+    assert np.array_equal(texture_rgb8_top_down(app), overlaid_rgb8(app.session.host_image(), overlay))
+    app.choose_overlay("cycles")
+    deadline = time.monotonic() + 60
+    while not app.overlay.error and time.monotonic() < deadline:
+        app.frame()
+        time.sleep(0.002)
+    assert app.overlay.error == "cycles: measured inside the GPU's blend kernel; the cpu reference has none"
+    app.frame()  # the window goes on, the frame without an overlay
 
 
 def test_the_grid_then_none_brings_the_plain_frame_back(app, run_until_shown, expected_rgb8):

@@ -1,7 +1,8 @@
 """The circle overlays on the CPU: depth against a hand-made scene's hand-counted pixels and against
 a test of every pixel with every circle; candidates against a per-tile walk over every circle with
-the spec's tile tests, for every binning variant on small built-in and edge scenes; each variant's
-tile grid; the cells helper the counts are built on."""
+the spec's tile tests, for every binning variant on small built-in and edge scenes; tile-warp's
+warp skips against a walk over every warp region; each variant's tile grid; the cells helper the
+counts are built on."""
 
 import numpy as np
 import pytest
@@ -9,8 +10,9 @@ import pytest
 from render.circles.cells import box_cells
 from render.circles.overlays import candidate_counts, depth_counts, variant_grid
 from render.circles.shading import pixel_bounds, pixel_centers
-from render.circles.tile_warp import tile_warp_bins
+from render.circles.tile_warp import tile_warp_bins, warp_region
 from render.circles.variants import VARIANTS
+from render.circles.warp_skip import warp_skip_fractions
 from render.core.grids import grid_2d
 from scenes.builtin import build_scene
 from scenes.model import CircleScene, empty_arrays
@@ -77,15 +79,15 @@ def test_depth_counts_the_circles_sitting_on_pixel_centers(edge_scenes):
     assert depth.sum() == 11 and depth.max() == 1  # the 11 on centres, one pixel each; the rest miss
 
 
+def pixels_box(x0: int, y0: int, w: int, h: int, width: int, height: int):
+    """The box of pixels [x0, x0 + w) x [y0, y0 + h), cut at the edge, in float32."""
+    inv_w, inv_h = f32(1) / f32(width), f32(1) / f32(height)
+    return (f32(x0) * inv_w, f32(min(x0 + w, width)) * inv_w, f32(y0) * inv_h, f32(min(y0 + h, height)) * inv_h)
+
+
 def tile_box(tx: int, ty: int, size: int, width: int, height: int):
     """The spec's tile box of pixels [tx * size, (tx + 1) * size) x ..., cut at the edge, in float32."""
-    inv_w, inv_h = f32(1) / f32(width), f32(1) / f32(height)
-    return (
-        f32(tx * size) * inv_w,
-        f32(min(tx * size + size, width)) * inv_w,
-        f32(ty * size) * inv_h,
-        f32(min(ty * size + size, height)) * inv_h,
-    )
+    return pixels_box(tx * size, ty * size, size, size, width, height)
 
 
 def passes(scene: CircleScene, box, exact: bool) -> np.ndarray:
@@ -218,3 +220,63 @@ def test_depth_of_huge_circles_equals_every_pixels_test(circle, recwarn):
     scene = one_circle(*circle)
     assert np.array_equal(depth_counts(scene, 64, 64), every_pixel_depth(scene, 64, 64))
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning) and "overlays" in w.filename]
+
+
+TILE_WARP = [c.label() for c in VARIANTS.configurations() if c.name == "tile-warp"]
+
+
+def walked_warp_skips(scene: CircleScene, label: str, width: int, height: int) -> np.ndarray:
+    """Per warp region, every circle tried: the share of its tile's staged circles (candidates that
+    touch the tile) that miss the region, float32 (rows, cols), 0 where none is staged."""
+    choice = VARIANTS.parse(label)
+    tile = variant_grid(choice, width, height).width
+    region_w, region_h = warp_region(4 if tile == 32 else 8)
+    rows, cols = -(-height // region_h), -(-width // region_w)
+    bounds = pixel_bounds(scene.position, scene.radius, width, height)
+    has_pixels = (bounds[:, 0] < bounds[:, 1]) & (bounds[:, 2] < bounds[:, 3])
+    per_side = tile_warp_bins(width, height, tile)[0]
+    skips = np.zeros((rows, cols), np.float32)
+    for ry in range(rows):
+        for rx in range(cols):
+            tx, ty = rx * region_w // tile, ry * region_h // tile
+            staged = passes(scene, tile_box(tx, ty, tile, width, height), True)
+            if choice.option("bins") == "on" and scene.count:
+                bx, by, size = tx // per_side, ty // per_side, tile * per_side
+                staged &= (
+                    _spans(bounds, size, bx, by)
+                    & has_pixels
+                    & passes(scene, tile_box(bx, by, size, width, height), True)
+                )
+            region = pixels_box(rx * region_w, ry * region_h, region_w, region_h, width, height)
+            touched = staged & passes(scene, region, True)
+            skips[ry, rx] = 1 - touched.sum() / staged.sum() if staged.sum() else 0
+    return skips
+
+
+@pytest.mark.parametrize("label", TILE_WARP)
+@pytest.mark.parametrize("name,size", [("rgb", 100), ("rand10k", 200), ("biglittle", 257), ("pattern", 300)])
+def test_warp_skips_of_built_in_scenes_equal_a_walk_over_every_region(label, name, size):
+    scene = build_scene(name)
+    got = warp_skip_fractions(scene, VARIANTS.parse(label), size, size)
+    assert got.dtype == np.float32 and np.array_equal(got, walked_warp_skips(scene, label, size, size))
+
+
+@pytest.mark.parametrize("label", TILE_WARP)
+def test_warp_skips_of_edge_scenes_equal_a_walk_over_every_region(edge_scenes, edge_scene_name, label):
+    scene = edge_scenes[edge_scene_name]()
+    got = warp_skip_fractions(scene, VARIANTS.parse(label), 257, 257)
+    assert np.array_equal(got, walked_warp_skips(scene, label, 257, 257))
+
+
+def test_warp_skips_by_hand():
+    """At 64 x 64 with 32-pixel tiles (16 x 8 warp regions): a circle inside the bottom-left region
+    of the bottom-left tile is tested by that tile's 8 warps, and all but one skip it; a circle over
+    the whole image is blended by every warp. Tiles with nothing staged skip nothing."""
+    scene = one_circle(4 / 64, 4 / 64, 2 / 64)
+    got = warp_skip_fractions(scene, VARIANTS.parse("tile-warp:tile=32"), 64, 64)
+    expected = np.zeros((8, 4), np.float32)
+    expected[:4, :2] = 1
+    expected[0, 0] = 0
+    assert np.array_equal(got, expected)
+    cover = warp_skip_fractions(one_circle(0.5, 0.5, 2.0), VARIANTS.parse("tile-warp:tile=32"), 64, 64)
+    assert not cover.any()

@@ -1,6 +1,7 @@
 """Every .cu file builds for sm_90 with the same options the app gives NVRTC (no GPU needed): each
-kind's support kernels, tile-sort's sorts for each key type, and every build of every row of its
-variant table (render/kinds.py)."""
+kind's support kernels, tile-sort's sorts for each key type, every build of every row of its
+variant table (render/kinds.py), and the overlays' measuring builds of the circle blend kernels,
+whose clocks and tallies the normal builds must not contain."""
 
 import os
 import shutil
@@ -9,6 +10,7 @@ import subprocess
 import pytest
 
 from render.circles import constants as circle_constants
+from render.circles.measures import measuring_defines
 from render.circles.variants import SORT_KEYS, SORT_SOURCES
 from render.circles.variants import SUPPORT_SOURCES as CIRCLE_SUPPORT
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
@@ -39,7 +41,18 @@ def builds():
             yield source, {**circle_constants.CUDA_DEFINES, **keys}
 
 
+def blend_builds():
+    """(source, defines, measuring defines) of every build of every circle blend kernel."""
+    for name in CIRCLE_VARIANTS:
+        spec = CIRCLE_VARIANTS[name]
+        if spec.source:
+            for defines in spec.builds():
+                yield spec.source, {**circle_constants.CUDA_DEFINES, **defines}, measuring_defines(spec.launch)
+
+
 BUILDS = list(builds())
+BLEND_BUILDS = list(blend_builds())
+MEASURED = {"BLOCK_CYCLES": "block_clocks", "WARP_SKIP": "warp_tallies"}  # the global each build adds
 
 
 @pytest.fixture
@@ -71,3 +84,24 @@ def test_compiles_for_sm90(nvcc, tmp_path, source, defines):
     result = subprocess.run(command + ["-Xptxas", "-v", "-Werror", "all-warnings"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "spill stores" not in result.stderr or " 0 bytes spill stores" in result.stderr
+
+
+def ptx(source: str, defines: dict, folder) -> str:
+    command = nvcc_command(source, defines, str(folder / "k.ptx"))
+    command[command.index("-cubin")] = "-ptx"
+    subprocess.run(command, check=True, capture_output=True)
+    return (folder / "k.ptx").read_text()
+
+
+@pytest.mark.parametrize("source, defines, measuring", BLEND_BUILDS, ids=[f"{s}-{d}" for s, d, _ in BLEND_BUILDS])
+def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, defines, measuring):
+    """Each measuring build compiles (for sm_90, warnings as errors) and holds its global; the build
+    that renders holds none of them, nor a clock read."""
+    normal = ptx(source, defines, tmp_path)
+    assert all(name not in normal for name in MEASURED.values()) and "%clock64" not in normal
+    for define in measuring:
+        command = nvcc_command(source, {**defines, define: 1}, str(tmp_path / "m.cubin"))
+        result = subprocess.run(command + ["-Werror", "all-warnings"], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        measured = ptx(source, {**defines, define: 1}, tmp_path)
+        assert MEASURED[define] in measured and (define != "BLOCK_CYCLES" or "%clock64" in measured)
