@@ -5,7 +5,7 @@
 
 source .gpu/setup.sh
 mkdir -p /tmp/run
-variants=auto,tile-scan,tile-sort,tile-warp
+variants="auto tile-scan tile-sort tile-warp"
 bench() { (cd "$1" && python3 main.py bench --variants $variants) > /tmp/run/bench-$2.txt 2>&1; }
 bench .gpu/old old-1
 bench . new-1
