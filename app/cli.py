@@ -19,6 +19,7 @@ from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
+from render.core.gpu import gpu_failures
 from render.core.nvtx import set_nvtx
 from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
@@ -72,6 +73,9 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except MemoryError:
         note(f"error: not enough host memory for this {args.command} (try a smaller size or count)")
+        return 1
+    except gpu_failures() as error:  # a kernel that faulted (a user's, say), or a lost GPU
+        note(f"error: the GPU failed while the {args.action} ran: {error}")
         return 1
     except OSError as error:
         # Files are written through scenes.safe_write, which names them; an OSError without a file

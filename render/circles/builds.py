@@ -15,16 +15,17 @@ from scenes.model import CircleScene
 
 def circle_builds(choice: VariantChoice, scene: CircleScene, width: int, height: int) -> list[Build]:
     """The ``(source, defines)`` that ``CudaRenderer(choice).load(scene, width, height)`` compiles or
-    loads (library kernels included)."""
+    loads (library kernels included; a user's file is compiled by the load itself)."""
     if choice.name == "auto":
         choice = choose_auto(scene, width, height)
     spec = VARIANTS[choice.name]
-    assert spec.source is not None, f"{spec.name} has no source"
-    defines = spec.defines(choice)
-    strategy = STRATEGIES[spec.launch]
-    extra = strategy.scene_defines(defines, scene, width, height)
     builds: list[Build] = [("image_ops.cu", dict(CUDA_DEFINES))]
     if scene.animation != "none":
         builds.append(("animate.cu", dict(CUDA_DEFINES)))
+    if spec.source is None:  # a user's file: its load compiles it, from the file as it is then
+        return builds
+    defines = spec.defines(choice)
+    strategy = STRATEGIES[spec.launch]
+    extra = strategy.scene_defines(defines, scene, width, height)
     builds.append((spec.source, {**CUDA_DEFINES, **defines, **extra}))
     return builds + strategy.extra_builds(choice, extra)

@@ -26,6 +26,7 @@ from render.circles.cells import box_cells
 from render.circles.strategies import int_define
 from render.circles.tile_tests import box_in_box, disc_in_box, near_ranges, passing, pixel_ranges
 from render.circles.tile_warp import tile_warp_bins, warp_region
+from render.circles.user_file import read_user_source
 from render.circles.variants import VARIANTS
 from render.circles.warp_skip import warp_skip_fractions
 from render.core.grids import BLOCK_2D, grid_2d
@@ -103,9 +104,22 @@ def variant_grid(choice: VariantChoice, width: int, height: int) -> TileGrid:
     """The pixels each block of ``choice``'s blend kernel owns (``auto`` resolved first)."""
     spec = VARIANTS[choice.name]
     assert spec.launch != "auto", "resolve auto before asking for its grid"
-    tile = BLOCK_2D if spec.launch == "per-pixel" else (int_define(spec.defines(choice), "TILE"),) * 2
+    if spec.launch == "user-file":
+        tile = _user_cell(choice)
+    elif spec.launch == "per-pixel":
+        tile = BLOCK_2D
+    else:
+        tile = (int_define(spec.defines(choice), "TILE"),) * 2
     cols, rows = grid_2d(width, height, tile)
     return TileGrid(tile[0], tile[1], cols, rows)
+
+
+def _user_cell(choice: VariantChoice) -> tuple[int, int]:
+    """The pixels a block of a user's kernel owns, from its file's declaration as it is now."""
+    try:
+        return read_user_source(choice.path).launch.cell()
+    except ValueError as error:
+        raise RendererUnavailable(str(error)) from None
 
 
 def depth_counts(scene: CircleScene, width: int, height: int) -> np.ndarray:
@@ -170,6 +184,8 @@ def candidate_counts(scene: CircleScene, choice: VariantChoice, width: int, heig
     """int32 (rows, cols) of ``variant_grid``: the circles ``choice`` (resolved) tests per tile."""
     grid = variant_grid(choice, width, height)
     launch = VARIANTS[choice.name].launch
+    if launch == "user-file":
+        raise RendererUnavailable(f"candidates: not known for {choice.label()}, whose binning is its own")
     if launch == "per-pixel" or (launch == "tile-warp" and (choice.option("bins") == "off" or not scene.count)):
         return np.full((grid.rows, grid.cols), scene.count, np.int32)
     defines = VARIANTS[choice.name].defines(choice)

@@ -14,6 +14,7 @@ from render.circles.constants import load_circle_module
 from render.circles.device_scene import DeviceScene, advance_on_gpu
 from render.circles.strategies import PerPixel, TileBlock, TileSort
 from render.circles.tile_warp import TileWarp
+from render.circles.user_kernel import UserKernel
 from render.circles.variants import VARIANTS
 from render.core.gpu import gpu_problem
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
@@ -24,7 +25,13 @@ from scenes.model import CircleScene
 
 STAGES = ("clear", "advance", "binning", "blending")
 # The table's ``launch`` column names one of these.
-STRATEGIES = {"per-pixel": PerPixel, "tile-block": TileBlock, "tile-sort": TileSort, "tile-warp": TileWarp}
+STRATEGIES = {
+    "per-pixel": PerPixel,
+    "tile-block": TileBlock,
+    "tile-sort": TileSort,
+    "tile-warp": TileWarp,
+    "user-file": UserKernel,
+}
 
 
 class CudaRenderer(Renderer):

@@ -8,6 +8,7 @@ existing launch is one ``.cu`` file and one row here.
 
 from __future__ import annotations
 
+from render.circles.user_file import read_user_source
 from render.core.variants import Defines, Option, VariantSpec, VariantTable
 
 TILE_TEST = Option(
@@ -39,6 +40,14 @@ SHADING_BUILDS: tuple[Defines, ...] = (
     {"SNOWFLAKE": 0, "FUSED": 0},
     {"SNOWFLAKE": 0, "FUSED": 1},
     {"SNOWFLAKE": 1, "FUSED": 0},
+)
+
+# file:PATH: a kernel of the user's, launched as its file declares (render/circles/user_kernel.py).
+USER_FILE = VariantSpec(
+    "file",
+    "your own kernel: a .cu file that declares how it is launched (docs/user-kernels.md)",
+    source=None,
+    launch="user-file",
 )
 
 VARIANTS = VariantTable(
@@ -95,7 +104,9 @@ VARIANTS = VariantTable(
             source=None,
             launch="auto",
         ),
-    )
+    ),
+    file_spec=USER_FILE,
+    file_check=read_user_source,
 )
 
 # Kernels every variant uses beside its own: the clear and pair count, and the animation rules.

@@ -2,9 +2,10 @@
 each is built (source file, compile-time defines) and launched.
 
 A variant is chosen by name, with options appended as ``name:key=value,key=value`` (for example
-``tile-scan:tile=32,scan=warp,test=exact``). The text is parsed once, into a ``VariantChoice``,
-which then travels unchanged to the renderer; unknown names and options are rejected with the list
-of valid ones.
+``tile-scan:tile=32,scan=warp,test=exact``). A table may also take files: ``file:PATH`` names a
+kernel of the user's (the table's ``file_spec``), whose file is checked as it is parsed. The text is
+parsed once, into a ``VariantChoice``, which then travels unchanged to the renderer; unknown names
+and options are rejected with the list of valid ones.
 """
 
 from __future__ import annotations
@@ -90,28 +91,43 @@ class VariantSpec:
 
 @dataclasses.dataclass(frozen=True)
 class VariantChoice:
-    """A variant name with every option filled in, sorted by key."""
+    """A variant name with every option filled in, sorted by key; or a file variant's ``path``."""
 
     name: str
     options: tuple[tuple[str, str], ...] = ()
+    path: str = ""
 
     def option(self, key: str) -> str:
         return dict(self.options)[key]
 
     def label(self) -> str:
+        if self.path:
+            return f"{self.name}:{self.path}"
         if not self.options:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
 
 class VariantTable:
-    """The variants of one renderer, in display order; ``what`` names them in messages."""
+    """The variants of one renderer, in display order; ``what`` names them in messages. With a
+    ``file_spec``, ``<its name>:PATH`` is a variant too, once ``file_check(PATH)`` has accepted the
+    file (it raises ValueError saying why not); the table's lists leave it out."""
 
-    def __init__(self, specs: tuple[VariantSpec, ...], what: str = "variant") -> None:
+    def __init__(
+        self,
+        specs: tuple[VariantSpec, ...],
+        what: str = "variant",
+        file_spec: VariantSpec | None = None,
+        file_check: Callable[[str], object] | None = None,
+    ) -> None:
         self.specs = {spec.name: spec for spec in specs}
         self.what = what
+        self.file_spec = file_spec
+        self.file_check = file_check
 
     def __getitem__(self, name: str) -> VariantSpec:
+        if self.file_spec is not None and name == self.file_spec.name:
+            return self.file_spec
         return self.specs[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -126,9 +142,12 @@ class VariantTable:
     def parse(self, text: str) -> VariantChoice:
         """Parse ``name[:key=value,...]``; raises UnknownVariantError naming the valid choices."""
         name, _, option_text = text.strip().partition(":")
+        if self.file_spec is not None and name == self.file_spec.name:
+            return self._file_choice(option_text)
         spec = self.specs.get(name)
         if spec is None:
-            raise UnknownVariantError(f"unknown {self.what} {name!r}; valid variants are: {', '.join(self.specs)}")
+            valid = ", ".join([*self.specs, *((f"{self.file_spec.name}:PATH",) if self.file_spec else ())])
+            raise UnknownVariantError(f"unknown {self.what} {name!r}; valid variants are: {valid}")
         options = spec.defaults()
         given: set[str] = set()
         for item in option_text.split(",") if option_text else ():
@@ -139,6 +158,14 @@ class VariantTable:
             given.add(key)
             options[key] = value
         return self.with_options(name, options)
+
+    def _file_choice(self, path: str) -> VariantChoice:
+        assert self.file_spec is not None and self.file_check is not None
+        try:
+            self.file_check(path)
+        except ValueError as error:
+            raise UnknownVariantError(str(error)) from None
+        return VariantChoice(self.file_spec.name, (), path)
 
     def with_options(self, name: str, options: Mapping[str, str]) -> VariantChoice:
         """The choice of variant ``name`` with ``options`` (missing ones at their defaults)."""

@@ -1,7 +1,8 @@
 """Every .cu file builds for sm_90 with the same options the app gives NVRTC (no GPU needed): each
 kind's support kernels, tile-sort's sorts for each key type, every build of every row of its
-variant table (render/kinds.py), and the overlays' measuring builds of the circle blend kernels,
-whose clocks and tallies the normal builds must not contain."""
+variant table (render/kinds.py), the overlays' measuring builds of the circle blend kernels, whose
+clocks and tallies the normal builds must not contain, and the user kernel templates
+(``shaders/user/``), with the launches they declare."""
 
 import os
 import shutil
@@ -11,6 +12,7 @@ import pytest
 
 from render.circles import constants as circle_constants
 from render.circles.measures import measuring_defines
+from render.circles.user_file import read_user_source
 from render.circles.variants import SORT_KEYS, SORT_SOURCES
 from render.circles.variants import SUPPORT_SOURCES as CIRCLE_SUPPORT
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
@@ -105,3 +107,12 @@ def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, def
         assert result.returncode == 0, result.stderr
         measured = ptx(source, {**defines, define: 1}, tmp_path)
         assert MEASURED[define] in measured and (define != "BLOCK_CYCLES" or "%clock64" in measured)
+
+
+@pytest.mark.parametrize("template", ["per_pixel.cu", "tile_scan.cu"])
+def test_the_user_kernel_templates_compile_with_the_kernels_they_declare(nvcc, tmp_path, template):
+    source = read_user_source(str(SHADER_DIR / "user" / template))
+    command = nvcc_command(f"user/{template}", {}, str(tmp_path / "k.cubin"))
+    result = subprocess.run(command + ["-Werror", "all-warnings"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert f".entry {source.launch.kernel}(" in ptx(f"user/{template}", {}, tmp_path)
