@@ -54,6 +54,13 @@ def _flush_stdout() -> str | None:
     return None
 
 
+def _quiet_teardown() -> None:
+    """After a GPU failure the CUDA context is lost: each of CuPy's objects would print its own
+    failure as it is freed at exit, under the one line already said. Drop those reports."""
+    sys.unraisablehook = lambda unraisable: None
+    sys.excepthook = lambda *args: None
+
+
 def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
     set_nvtx(getattr(args, "nvtx", False))
@@ -76,6 +83,7 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     except gpu_failures() as error:  # a kernel that faulted (a user's, say), or a lost GPU
         note(f"error: the GPU failed while the {args.action} ran: {error}")
+        _quiet_teardown()
         return 1
     except OSError as error:
         # Files are written through scenes.safe_write, which names them; an OSError without a file
