@@ -337,6 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--vsync", choices=("on", "off"), help=_remembered("on" if Settings.vsync else "off", "setting"))
     gui.add_argument("--host-copy", action="store_true", help="force the host-copy display path (no interop)")
     gui.add_argument(
+        "--dev", action="store_true", help="reload the built-in shaders when they change (kernel work on rasterlab)"
+    )
+    gui.add_argument(
         "--stats", type=json_file, help="with --frames: write median frame, stage and display-copy times to this JSON"
     )
     gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)

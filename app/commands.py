@@ -374,6 +374,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
         placements=placements,
         persist=args.frames is None and not args.no_settings,
         fresh=args.no_settings,
+        dev=args.dev,
     )
     return run_gui(options)
 

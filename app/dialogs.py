@@ -18,6 +18,7 @@ DIALOG_CHOICES = ("native", "typed")
 # portable_file_dialogs' helpers, in the order it prefers them.
 HELPERS = ("zenity", "matedialog", "qarma", "kdialog")
 SCENE_FILTERS = ["Scene files (.npz, .json)", "*.npz *.json", "All files", "*"]
+KERNEL_FILTERS = ["CUDA kernel files (.cu)", "*.cu", "All files", "*"]
 
 
 def native_helper() -> str | None:
@@ -41,14 +42,16 @@ def dialog_choice() -> tuple[bool, str | None]:
 
 
 class NativeDialog:
-    """One native dialog running beside the app: a scene file to open (``folder=False``) or a
-    folder. ``poll()`` it once per frame; it never waits for the user."""
+    """One native dialog running beside the app: a file to open (``folder=False``: a scene file, or
+    with ``filters`` = KERNEL_FILTERS a kernel file) or a folder. ``poll()`` it once per frame; it
+    never waits for the user."""
 
-    def __init__(self, title: str, start: str, folder: bool) -> None:
+    def __init__(self, title: str, start: str, folder: bool, filters: list[str] = SCENE_FILTERS) -> None:
         from imgui_bundle import portable_file_dialogs as pfd
 
         self.folder = folder
-        self._dialog = pfd.select_folder(title, start) if folder else pfd.open_file(title, start, SCENE_FILTERS)
+        self.filters = filters
+        self._dialog = pfd.select_folder(title, start) if folder else pfd.open_file(title, start, filters)
         self._done = False
 
     def poll(self) -> str | None:

@@ -40,6 +40,7 @@ class GuiOptions:
     placements: dict[str, Placement] = dataclasses.field(default_factory=dict)  # how each output is written
     persist: bool = False  # save settings and the panel layout on exit (interactive runs only)
     fresh: bool = False  # start from the default settings, not the saved ones
+    dev: bool = False  # reload the built-in shaders when they change
 
 
 NO_DISPLAY_ADVICE = (
@@ -124,7 +125,7 @@ def run_gui(options: GuiOptions) -> int:
     if session is None:
         surface.close()
         return 1
-    app = App(surface, session, keep_layout=options.persist)
+    app = App(surface, session, keep_layout=options.persist, dev=options.dev)
     if app.config_warning:
         _say(f"warning: {app.config_warning}")
     said = session.status  # printed at exit only when something changed it

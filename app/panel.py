@@ -16,6 +16,7 @@ from app.panel_ab import draw_ab, handle_ab_input
 from app.panel_camera import camera_controls, copy_command_button, shown_pixels
 from app.panel_display import draw_display
 from app.panel_files import FileDialogs, any_popup_open
+from app.panel_kernel_file import draw_compiler_log, draw_kernel_file
 from app.panel_overlay import draw_overlay
 from app.panel_progress import draw_cpu_progress
 from app.panel_prompt import confirm_slow_change
@@ -72,6 +73,7 @@ class Panel:
     def __init__(self, app: App) -> None:
         self.app = app
         self.show_help = False
+        self.show_compiler_log = False
         self.files = FileDialogs(app)
         self.size_edit = app.session.settings.size
         self.count_edit = app.session.settings.sphere_count
@@ -143,6 +145,7 @@ class Panel:
         self.status_bar.draw(width, height)
         self._confirm_cpu_scene()
         self.files.draw_dialogs()
+        draw_compiler_log(self.app)
         draw_cpu_progress(self.app)
         if self.show_help:
             self._help(width)
@@ -291,7 +294,7 @@ class Panel:
             why_disabled = "\n(the CPU backend runs the reference; the variant names the overlay's binning)"
         imgui.begin_disabled(on_cpu and not names_rule)
         registry = session.kind.variants
-        names = list(registry)
+        names = list(registry) + ([session.variant.name] if session.variant.path else [])
         changed, index = imgui.combo("variant", names.index(session.variant.name), names)
         if changed:
             session.set_variant(names[index])
@@ -304,6 +307,8 @@ class Panel:
                 session.set_option(key, values[index])
             tip((option.about or key) + why_disabled)
         imgui.end_disabled()
+        if session.kind.variants.file_spec is not None:
+            draw_kernel_file(self.app)
         imgui.text_wrapped(f"running: {session.variant_label()}")
         tip("what renders each frame; auto shows the variant it picked for this scene")
         if session.compiling:

@@ -35,6 +35,13 @@ def draw_display(app: App) -> None:
         "mark each frame's GPU stages (clear, advance, binning, blending, display) with NVTX ranges, so that "
         "Nsight Systems shows the frame's structure (docs/profiling.md)"
     )
+    changed, dev = imgui.checkbox("reload built-in shaders", app.kernel_watch.dev)
+    if changed:
+        app.kernel_watch.set_dev(dev)
+    tip(
+        "--dev: when a file of shaders/ changes, compile it again and reload the running variant (kernel work on "
+        "rasterlab itself)"
+    )
     if app.display.notice:
         imgui.text_colored(WARNING, "interop unavailable: host copy")
         tip(app.display.notice)

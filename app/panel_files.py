@@ -1,6 +1,6 @@
-"""The panel's file choices: a scene file to open and the export folder, each through the desktop's
-own dialog where it has one (``app.dialogs``) and a typed path otherwise, and the question asked
-before a missing export folder is made (``app.export_folder``).
+"""The panel's file choices: a scene file to open, a kernel file to load and the export folder, each
+through the desktop's own dialog where it has one (``app.dialogs``) and a typed path otherwise, and
+the question asked before a missing export folder is made (``app.export_folder``).
 
 The buttons only note what was asked; ``draw_dialogs`` runs every frame outside the panel's window
 and opens, draws and polls the dialogs, so they work whichever panel sections are shown.
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
-from app.dialogs import NativeDialog, dialog_choice
+from app.dialogs import KERNEL_FILTERS, NativeDialog, dialog_choice
 from app.export_folder import EXPORT, RECORD, SCREENSHOT, MissingFolder, answer_missing_folder, choose_export_folder
 from app.panel_widgets import tip
 from app.printable import printable
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from app.window import App
 
 OPEN_SCENE = "Open scene file"
+LOAD_KERNEL = "Load a kernel file"
 CHOOSE_FOLDER = "Choose the export folder"
 CREATE_FOLDER = "Create the folder?"
 WAITING = "Waiting for the file dialog"
@@ -109,7 +110,7 @@ class TypedPath:
 
 
 class FileDialogs:
-    """The scene file and export folder dialogs of one App's panel."""
+    """The scene file, kernel file and export folder dialogs of one App's panel."""
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -119,6 +120,7 @@ class FileDialogs:
         self.running: NativeDialog | None = None
         self.scene_path = TypedPath(OPEN_SCENE, "Path of a .npz or .json scene file:", "Open")
         self.folder_path = TypedPath(CHOOSE_FOLDER, "Folder the exports go to:", "Choose")
+        self.kernel_path = TypedPath(LOAD_KERNEL, "Path of a .cu kernel file:", "Load")
         self.question: MissingFolder | None = None
         self._asked: TypedPath | None = None  # a typed dialog to show on the next draw_dialogs
         self._screenshot_next = False  # taken a frame after the question closed, so it is not in it
@@ -128,7 +130,7 @@ class FileDialogs:
     def open_scene(self) -> None:
         """The "Open file..." button (and the drop hint beside it)."""
         if imgui.button("Open file..."):
-            self._start(folder=False)
+            self._start(self.scene_path)
         tip("open a .npz or .json scene file of either renderer (the renderer follows the file)")
         imgui.same_line()
         imgui.text_disabled("or drop one on the window")
@@ -138,23 +140,37 @@ class FileDialogs:
         imgui.text_wrapped(f"folder: {printable(self.app.session.settings.export_folder)}")
         tip("where exports, screenshots and recordings go")
         if imgui.button("Choose folder..."):
-            self._start(folder=True)
+            self._start(self.folder_path)
         tip("pick another export folder; a folder that does not exist yet is made only if you say so")
 
-    def _start(self, folder: bool) -> None:
+    def load_kernel(self) -> None:
+        """The "Load kernel file..." button (and the drop hint beside it)."""
+        if imgui.button("Load kernel file..."):
+            self._start(self.kernel_path)
+        tip(
+            "run your own kernel: a .cu file that declares how it is launched (docs/user-kernels.md);\n"
+            "edits to it, or to the headers it includes, compile and replace it while it runs"
+        )
+        imgui.same_line()
+        imgui.text_disabled("or drop one on the window")
+
+    def _start(self, asked: TypedPath) -> None:
         session = self.app.session
         if not self.native:
-            self._asked = self.folder_path if folder else self.scene_path
+            self._asked = asked
             return
-        # Where the dialog starts: the export folder, or the shown scene file's folder (os.path's
-        # checks, unlike Path's, take any odd path a settings file may hold).
-        if folder:
+        # Where the dialog starts: the export folder, or the shown scene or kernel file's folder
+        # (os.path's checks, unlike Path's, take any odd path a settings file may hold).
+        if asked is self.folder_path:
             start = os.path.expanduser(session.settings.export_folder)
-            title, where = "Export folder", f"{start}/" if os.path.isdir(start) else ""
+            self.running = NativeDialog("Export folder", f"{start}/" if os.path.isdir(start) else "", True)
+            return
+        shown = session.variant.path if asked is self.kernel_path else session.scene_name
+        where = f"{Path(shown).absolute().parent}/" if shown and os.path.isfile(shown) else ""
+        if asked is self.kernel_path:
+            self.running = NativeDialog(LOAD_KERNEL, where, False, KERNEL_FILTERS)
         else:
-            scene = session.scene_name
-            title, where = "Open a scene file", f"{Path(scene).absolute().parent}/" if os.path.isfile(scene) else ""
-        self.running = NativeDialog(title, where, folder)
+            self.running = NativeDialog("Open a scene file", where, False)
 
     # -- every frame, outside the panel's window ------------------------------------------------
 
@@ -167,11 +183,12 @@ class FileDialogs:
         if session.missing_folder is not None and self.question is None:
             self.question, session.missing_folder = session.missing_folder, None
         if self._asked is not None and not any_popup_open():
-            initial = session.settings.export_folder if self._asked is self.folder_path else self.scene_path.text
+            initial = session.settings.export_folder if self._asked is self.folder_path else self._asked.text
             self._asked.open(initial)
             self._asked = None
         self.scene_path.draw(self._open_typed_scene)
         self.folder_path.draw(self._choose_typed_folder)
+        self.kernel_path.draw(self._load_typed_kernel)
         self._wait_for_native()
         self._ask_to_create()
 
@@ -183,6 +200,11 @@ class FileDialogs:
         if session.select_scene(os.path.expanduser(path)) or session.pending is not None:
             return None
         return session.status
+
+    def _load_typed_kernel(self, path: str) -> str | None:
+        if not path:
+            return "type the path of a .cu kernel file"
+        return None if load_kernel_file(self.app.session, os.path.expanduser(path)) else self.app.session.status
 
     def _choose_typed_folder(self, text: str) -> str | None:
         self.question, problem = choose_export_folder(self.app.session, text)
@@ -197,6 +219,8 @@ class FileDialogs:
             self.running = None
             if chosen and running.folder:
                 self.question, _ = choose_export_folder(self.app.session, chosen)
+            elif chosen and running.filters is KERNEL_FILTERS:
+                load_kernel_file(self.app.session, chosen)
             elif chosen:
                 self.app.session.select_scene(chosen)
         if self.running is not None and not any_popup_open():
@@ -246,3 +270,9 @@ class FileDialogs:
         if self.running is not None:
             self.running.close()
             self.running = None
+
+
+def load_kernel_file(session, path: str) -> bool:
+    """Run the kernel file at ``path`` as the variant ``file:PATH`` (absolute, so that it does not
+    depend on the folder the app started in); False, with the status saying why, if it cannot."""
+    return session.set_variant(f"file:{os.path.abspath(path)}")

@@ -284,7 +284,10 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
 
     def gpu_failed(self, error: Exception) -> None:
         """The GPU stopped working mid-run (lost, or a kernel fault left CUDA unusable in this
-        process): say so, and go on from the same scene and frame with the CPU reference."""
+        process): say so, and go on from the same scene and frame with the CPU reference (a user's
+        kernel that failed with CUDA still working: back to a variant that rendered)."""
+        if self.back_from_a_failed_file(error):
+            return
         self.backend = "cpu"
         self.backend_reason = f"the GPU failed during the run ({error})"
         self.playing = False
@@ -341,6 +344,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
                 self.playing = False
                 return False
             self.history.append(self.renderer.stage_times_ms())
+            self.rendered_well()
             return True
         if self.playing and not self.cpu.outstanding:
             self._advance_one()

@@ -22,8 +22,10 @@ from app.ab_view import AbView
 from app.display import FrameDisplay
 from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
+from app.kernel_file_watch import KernelFileWatch
 from app.overlay_view import OverlayView
 from app.panel import Panel
+from app.panel_files import load_kernel_file
 from app.race_runner import RaceRunner
 from app.recorder import Recorder
 from app.session import Session
@@ -43,9 +45,10 @@ FRAME_RATE_FRAMES = 30  # the panel's frame rate: the median over this many deli
 class App:
     """One window (or pbuffer), one session, one panel."""
 
-    def __init__(self, surface, session: Session, keep_layout: bool = True) -> None:
+    def __init__(self, surface, session: Session, keep_layout: bool = True, dev: bool = False) -> None:
         """``keep_layout``: remember the panel layout in the config folder's imgui.ini (the
-        interactive app); scripted runs leave no file behind."""
+        interactive app); scripted runs leave no file behind. ``dev``: reload the built-in shaders
+        when they change, as a user's kernel file is."""
         self.surface = surface
         self.session = session
         self.settings: Settings = session.settings
@@ -78,6 +81,7 @@ class App:
         self.overlay = OverlayView()
         self.ab = AbView()
         self.race = RaceRunner()
+        self.kernel_watch = KernelFileWatch(dev)
         self._reshow = False  # show the frame again: the overlay was turned off or changed
         self.recorder = Recorder(session)
         self.panel = Panel(self)
@@ -185,7 +189,11 @@ class App:
 
     def _open_dropped(self) -> None:
         while self.surface.dropped:
-            self.session.select_scene(self.surface.dropped.pop(0))
+            path = self.surface.dropped.pop(0)
+            if path.endswith(".cu"):
+                load_kernel_file(self.session, path)
+            else:
+                self.session.select_scene(path)
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -202,6 +210,7 @@ class App:
         if self.settings.fit_to_window:
             self._fit_resolution()
         self.session.poll_compile()
+        self.kernel_watch.poll(self.session)
         fresh = self.session.update()
         overlaid = self.overlay.update(self.session)
         compared = self.ab.update(self.session)
@@ -345,6 +354,7 @@ class App:
         self.panel.files.close()
         self.recorder.close()
         self.race.close()
+        self.kernel_watch.close()
         self.session.close()
         self.display.release()
         imgui.backends.opengl3_shutdown()

@@ -4,6 +4,8 @@ options and launched as its declaration says (``render.circles.user_launch``), w
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from render.circles.strategies import Strategy, usable_device_bytes
@@ -26,21 +28,18 @@ class UserKernel(Strategy):
     """Reads, compiles and launches the file of ``choice.path`` (read again at each load)."""
 
     def prepare(self, scene, width, height):
-        try:
-            self.source = read_user_source(self.choice.path)
-        except ValueError as error:
-            raise UserKernelError(str(error)) from None
+        self.source, self.kernel, self.binning = build_user_kernel(self.choice.path)
         self.launch = self.source.launch
         self.build_defines = {}
-        module = compile_user_module(self.source, self.choice.label())
-        self.kernel = _function(module, self.launch.kernel, self.choice.label())
-        self.binning = _function(module, self.launch.binning, self.choice.label()) if self.launch.binning else None
         self._allocate_scratch(scene, width, height)
 
     def _allocate_scratch(self, scene, width: int, height: int) -> None:
         import cupy
 
-        size = self.launch.scratch_bytes(scene.count, width, height)
+        try:
+            size = self.launch.scratch_bytes(scene.count, width, height)
+        except ValueError as error:
+            raise UserKernelError(f"{self.choice.label()}: {error}") from None
         usable = usable_device_bytes()
         if size > usable:
             raise UserKernelError(
@@ -76,6 +75,19 @@ class UserKernel(Strategy):
 
     def measuring_module(self, define: str):
         raise RendererUnavailable(f"{self.choice.label()}: no measuring build (its source is not ours to instrument)")
+
+
+def build_user_kernel(path: str) -> tuple[UserSource, Any, Any]:
+    """(source, blend kernel, binning kernel or None) of the kernel file ``path``, read and compiled
+    now; raises UserKernelError, with the compiler's log when it does not compile."""
+    label = f"file:{path}"
+    try:
+        source = read_user_source(path)
+    except ValueError as error:
+        raise UserKernelError(str(error)) from None
+    module = compile_user_module(source, label)
+    binning = _function(module, source.launch.binning, label) if source.launch.binning else None
+    return source, _function(module, source.launch.kernel, label), binning
 
 
 def compile_user_module(source: UserSource, label: str):

@@ -24,6 +24,11 @@ class DeclarationError(ValueError):
     """A launch declaration that cannot be used; the message is one line, ``PATH:LINE: ...``."""
 
 
+class ScratchValueError(DeclarationError):
+    """A scratch expression whose value cannot be used for this scene and size (negative, or a
+    division by 0)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Launch:
     """How a user kernel runs: ``kernel`` over a grid of ``block``-sized blocks of pixels (``grid``
@@ -50,10 +55,15 @@ class Launch:
 
     def scratch_bytes(self, count: int, width: int, height: int) -> int:
         """The scratch expression's value for ``count`` circles at width x height (``tiles``: of the
-        blend's grid)."""
+        blend's grid); raises ScratchValueError when it is negative or divides by 0."""
         cols, rows = self.blend_grid(width, height)
         names = dict(count=count, tiles=cols * rows, width=width, height=height, pixels=width * height)
-        return _evaluate(_tokens(self.scratch), names)
+        try:
+            return _evaluate(_tokens(self.scratch), names)
+        except ScratchValueError as error:
+            raise ScratchValueError(
+                f"scratch = {self.scratch} {error} for {count} circles at {width}x{height}"
+            ) from None
 
 
 def parse_launch(text: str, path: str) -> Launch:
@@ -142,21 +152,25 @@ def _block(text: str, where: str) -> tuple[int, int]:
 
 
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"\d+|[A-Za-z_]\w*|[-+*()]|\S", text)
+    return re.findall(r"\d+|[A-Za-z_]\w*|[-+*/()]|\S", text)
 
 
 def _check_scratch(text: str, where: str) -> None:
-    """The scratch expression must use only whole numbers, SCRATCH_NAMES, +, * and parentheses."""
+    """The scratch expression must use only whole numbers, SCRATCH_NAMES, + - * / (whole-number
+    division, rounding down) and parentheses."""
     if len(text) > MAX_SCRATCH_TEXT:
         raise DeclarationError(f"{where}: scratch is longer than {MAX_SCRATCH_TEXT} characters")
     try:
         _evaluate(_tokens(text), dict.fromkeys(SCRATCH_NAMES, 1))
+    except ScratchValueError:
+        pass  # its value depends on the scene and size: checked when they are known
     except DeclarationError as error:
         raise DeclarationError(f"{where}: scratch = {text}: {error}") from None
 
 
 def _evaluate(tokens: list[str], names: dict[str, int]) -> int:
-    """sum := product ('+' product)*; product := atom ('*' atom)*; atom := number | name | '(' sum ')'."""
+    """sum := product (('+' | '-') product)*; product := atom (('*' | '/') atom)*;
+    atom := number | name | '(' sum ')'. The value must not be negative."""
     at = 0
 
     def atom() -> int:
@@ -180,20 +194,28 @@ def _evaluate(tokens: list[str], names: dict[str, int]) -> int:
     def product() -> int:
         nonlocal at
         value = atom()
-        while at < len(tokens) and tokens[at] == "*":
+        while at < len(tokens) and tokens[at] in ("*", "/"):
             at += 1
-            value *= atom()
+            if tokens[at - 1] == "*":
+                value *= atom()
+                continue
+            divisor = atom()
+            if divisor == 0:
+                raise ScratchValueError("divides by 0")
+            value //= divisor
         return value
 
     def total() -> int:
         nonlocal at
         value = product()
-        while at < len(tokens) and tokens[at] == "+":
+        while at < len(tokens) and tokens[at] in ("+", "-"):
             at += 1
-            value += product()
+            value = value + product() if tokens[at - 1] == "+" else value - product()
         return value
 
     value = total()
     if at != len(tokens):
         raise DeclarationError(f"unexpected {tokens[at]!r}")
+    if value < 0:
+        raise ScratchValueError(f"is negative ({value})")
     return value

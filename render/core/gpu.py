@@ -48,6 +48,19 @@ def gpu_failures() -> tuple[type[Exception], ...]:
     return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError)
 
 
+def cuda_context_works() -> bool:
+    """Whether CUDA still works in this process after a failure: a kernel that faulted loses the
+    context for good, while a launch that could not be made (too many threads or registers, say)
+    leaves it as it was."""
+    import cupy
+
+    try:
+        cupy.cuda.runtime.deviceSynchronize()
+        return int(cupy.arange(3).sum()) == 3
+    except gpu_failures():
+        return False
+
+
 def is_out_of_memory(error: Exception) -> bool:
     """Whether a CUDA error says the GPU ran out of memory (which the app survives on the GPU)."""
     text = str(error)

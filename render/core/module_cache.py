@@ -58,6 +58,12 @@ class ModuleCache:
         running.set_result(module)
         return module
 
+    def forget(self) -> None:
+        """Drop every module compiled so far (their sources changed): the next ``load`` compiles
+        again. Compiles under way finish for those who wait for them."""
+        with self._lock:
+            self._modules.clear()
+
     def ready(self, builds: Iterable[Build]) -> bool:
         """Whether every one of ``builds`` is compiled (loading them would not compile)."""
         with self._lock:

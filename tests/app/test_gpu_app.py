@@ -217,3 +217,23 @@ def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_pa
     assert report["display_path"] == "host copy" and report["variant"].startswith("auto")
     notes = [line for line in result.stderr.splitlines() if "CUDA-GL interop unavailable" in line]
     assert len(notes) == 1 and "cudaGraphicsGLRegisterBuffer failed" in notes[0], result.stderr
+
+
+def test_a_kernel_file_edited_while_the_app_runs(probe_path):
+    """A copy of the per-pixel template as file:PATH in the app: a saved edit replaces the build
+    within a second and is checked exact; one that skips every circle reloads and fails the check;
+    a syntax error shows its log while the previous build keeps drawing; a write far out of bounds
+    is reported and the app goes on with the CPU reference."""
+    probe = probe_path("kernel_file_app_probe.py")
+    result = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["start"]["backend"] == "cuda" and report["start"]["variant"].startswith("file:"), report
+    assert report["comment"]["reload_s"] < 1.0 and report["comment"]["check"].startswith("pass"), report
+    skips = report["skips_circles"]
+    assert not skips["passed"] and skips["background_only"], report
+    error = report["syntax_error"]
+    assert "does not compile" in error["error"] and error["log_names_the_line"], report
+    assert error["frames_kept_coming"] and error["previous_build_draws"], report
+    failed = report["out_of_bounds"]
+    assert failed["backend"] == "cpu" and "the GPU failed" in failed["status"] and failed["frames_after"] > 0, report

@@ -1,7 +1,8 @@
-"""User kernels on the GPU: both templates equal the reference on every built-in scene at 256 and
-1024 (images poisoned first); a binning kernel and the scratch memory reach the blend as declared,
-zeroed each frame; a compile error names the file and line and keeps the log; a kernel the file
-lacks is one line; a kernel that writes far out of bounds ends ``render`` with one line."""
+"""User kernels on the GPU: both templates and the steps of docs/user-kernels.md equal the reference
+on every built-in scene at 256 and 1024 (images poisoned first); a binning kernel and the scratch
+memory reach the blend as declared, zeroed each frame; a compile error names the file and line and
+keeps the log; a kernel the file lacks is one line; a kernel that writes far out of bounds ends
+``render`` with one line."""
 
 import numpy as np
 import pytest
@@ -15,7 +16,10 @@ from scenes.builtin import SCENE_NAMES, build_scene
 from shaders import SHADER_DIR
 
 pytestmark = pytest.mark.gpu
-TEMPLATES = [f"file:{SHADER_DIR / 'user' / name}" for name in ("per_pixel.cu", "tile_scan.cu")]
+# The templates, then the steps of docs/user-kernels.md.
+USER_KERNELS = sorted((SHADER_DIR / "user").glob("*.cu")) + sorted(
+    (SHADER_DIR.parent / "docs" / "user-kernels").glob("*.cu")
+)
 
 COUNTING = """
 // rasterlab: kernel = paint_count
@@ -47,11 +51,11 @@ def user_renderer(path, scene_name: str, size: int) -> CudaRenderer:
     return renderer
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=["per_pixel", "tile_scan"])
+@pytest.mark.parametrize("path", USER_KERNELS, ids=[path.stem for path in USER_KERNELS])
 @pytest.mark.parametrize("size", (256, 1024))
 @pytest.mark.parametrize("scene_name", SCENE_NAMES)
-def test_the_templates_equal_the_reference(scene_name, size, template, reference_frame, gpu_frame):
-    comparison = compare_images(reference_frame(scene_name, size), gpu_frame(scene_name, template, size))
+def test_the_templates_and_steps_equal_the_reference(scene_name, size, path, reference_frame, gpu_frame):
+    comparison = compare_images(reference_frame(scene_name, size), gpu_frame(scene_name, f"file:{path}", size))
     assert comparison.passed, comparison
 
 

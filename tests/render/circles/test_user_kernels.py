@@ -38,13 +38,19 @@ def test_every_key():
             "binning = bins",
             "binning_grid = tiles",
             "binning_block = 128",
-            "scratch = 4 * (count + 2) * tiles + width * height + pixels + 7",
+            "scratch = 4 * (count + 2) * tiles + width * height + pixels + 7 - (count + 31) / 32",
         ),
         "k.cu",
     )
     assert launch == Launch("blend", "tiles", 32, (256, 1), "bins", "tiles", 128, launch.scratch)
     tiles = 4 * 2  # 100 x 50 pixels in 32-pixel tiles
-    assert launch.scratch_bytes(10, 100, 50) == 4 * 12 * tiles + 5000 + 5000 + 7
+    assert launch.scratch_bytes(10, 100, 50) == 4 * 12 * tiles + 5000 + 5000 + 7 - 1
+    risky = parse_launch(declared("kernel = k", "grid = pixels", "scratch = count / (width - 1) - 2"), "k.cu")
+    assert risky.scratch_bytes(9, 4, 4) == 1  # its value is checked when the scene and size are known
+    with pytest.raises(DeclarationError, match="scratch = .* is negative \\(-1\\) for 3 circles at 4x4"):
+        risky.scratch_bytes(3, 4, 4)
+    with pytest.raises(DeclarationError, match="divides by 0 for 9 circles at 1x1"):
+        risky.scratch_bytes(9, 1, 1)
     assert parse_launch(declared("kernel = k", "grid = pixels", "block = 32x8"), "k.cu").block == (32, 8)
 
 
@@ -70,7 +76,7 @@ def test_every_key():
         (("kernel = k", "grid = pixels", "binning_block = 64"), "k.cu:3: binning_block applies with"),
         (("kernel = k", "grid = pixels", "binning = b", "binning_grid = pixels"), "binning_grid must be circles or"),
         (("kernel = k", "grid = pixels", "binning = b", "binning_block = 2048"), "binning_block must be a whole"),
-        (("kernel = k", "grid = pixels", "scratch = count - 1"), "k.cu:3: scratch = count - 1: unexpected '-'"),
+        (("kernel = k", "grid = pixels", "scratch = count % 2"), "k.cu:3: scratch = count % 2: unexpected '%'"),
         (("kernel = k", "grid = pixels", "scratch = __import__('os')"), "'__import__' is not a number or one of"),
         (("kernel = k", "grid = pixels", "scratch = 4 * (count"), "a ( is not closed"),
         (("kernel = k", "grid = pixels", "scratch = 4 *"), "ends too early"),

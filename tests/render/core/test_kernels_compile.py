@@ -21,6 +21,8 @@ from render.spheres import constants as sphere_constants
 from render.spheres.variants import VARIANTS as SPHERE_VARIANTS
 from shaders import SHADER_DIR
 
+ROOT = SHADER_DIR.parent
+
 DISPLAY_SOURCES = ("to_rgba8.cu",)  # app/display.py's conversion kernel
 
 
@@ -109,10 +111,22 @@ def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, def
         assert MEASURED[define] in measured and (define != "BLOCK_CYCLES" or "%clock64" in measured)
 
 
-@pytest.mark.parametrize("template", ["per_pixel.cu", "tile_scan.cu"])
-def test_the_user_kernel_templates_compile_with_the_kernels_they_declare(nvcc, tmp_path, template):
-    source = read_user_source(str(SHADER_DIR / "user" / template))
-    command = nvcc_command(f"user/{template}", {}, str(tmp_path / "k.cubin"))
+USER_KERNELS = sorted((SHADER_DIR / "user").glob("*.cu")) + sorted((ROOT / "docs" / "user-kernels").glob("*.cu"))
+
+
+def test_the_user_kernels_are_the_templates_and_the_guides_steps():
+    assert [path.name for path in USER_KERNELS] == [
+        *("per_pixel.cu", "tile_scan.cu"),
+        *("step2_warp_scan.cu", "step3_exact_test.cu", "step4_four_pixels.cu", "step5_bins.cu"),
+    ]
+
+
+@pytest.mark.parametrize("path", USER_KERNELS, ids=[path.name for path in USER_KERNELS])
+def test_the_user_kernels_compile_with_the_kernels_they_declare(nvcc, tmp_path, path):
+    """shaders/user/'s templates and docs/user-kernels/'s steps, with the include path the app gives them."""
+    launch = read_user_source(str(path)).launch
+    command = nvcc_command(str(path), {}, str(tmp_path / "k.cubin"))
     result = subprocess.run(command + ["-Werror", "all-warnings"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert f".entry {source.launch.kernel}(" in ptx(f"user/{template}", {}, tmp_path)
+    compiled = ptx(str(path), {}, tmp_path)
+    assert all(f".entry {name}(" in compiled for name in (launch.kernel, launch.binning) if name)

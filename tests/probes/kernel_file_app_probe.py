@@ -1,0 +1,91 @@
+"""Run as a script by the GPU tests: the app in an offscreen EGL context on the CUDA backend running
+a copy of the per-pixel template as ``file:PATH``, edited while it runs: a comment (it reloads and
+checks out exact; how long from the save to the new build drawing), a change that skips every circle
+(it reloads and the check fails), a syntax error (the log, while the previous build keeps drawing),
+and a write far out of bounds (reported, and the app goes on). Prints JSON.
+
+Needs PYOPENGL_PLATFORM=egl before OpenGL is imported, hence a process of its own.
+Usage: kernel_file_app_probe.py
+"""
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ["PYOPENGL_PLATFORM"] = "egl"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
+
+import numpy as np  # noqa: E402
+from offscreen_app import offscreen_app  # noqa: E402
+
+from shaders import SHADER_DIR  # noqa: E402
+
+TEMPLATE = (SHADER_DIR / "user" / "per_pixel.cu").read_text()
+BLEND = "for (int i = 0; i < count; ++i)"
+
+
+def frames_until(app, done, timeout=20.0) -> float:
+    """Run the window until ``done()``; the seconds it took (inf if it never came)."""
+    start = time.monotonic()
+    while not done():
+        if time.monotonic() - start > timeout:
+            return float("inf")
+        app.frame()
+    return time.monotonic() - start
+
+
+def main() -> None:
+    kernel = Path(tempfile.mkdtemp()) / "mine.cu"
+    kernel.write_text(TEMPLATE)
+    app, _ = offscreen_app("rgb", 256, f"file:{kernel}")
+    session, watch, report = app.session, app.kernel_watch, {}
+    try:
+        frames_until(app, lambda: len(session.history) >= 3)
+        report["start"] = {"variant": session.variant.label(), "backend": session.backend}
+
+        kernel.write_text(TEMPLATE + "// an edit that changes nothing drawn\n")
+        seconds = frames_until(app, lambda: watch.reloads == 1)
+        frames_until(app, lambda: session.last_check is not None)
+        report["comment"] = {"reload_s": seconds, "check": session.last_check.summary()}
+
+        session.last_check = None
+        kernel.write_text(TEMPLATE.replace(BLEND, "for (int i = 0; i < 0; ++i)"))
+        frames_until(app, lambda: watch.reloads == 2 and session.last_check is not None)
+        blank = session.host_image()
+        report["skips_circles"] = {
+            "check": session.last_check.summary(),
+            "passed": session.last_check.passed,
+            "background_only": bool(np.all(blank == blank[0, 0])),
+        }
+
+        kernel.write_text(TEMPLATE.replace(BLEND, "for (int i = 0; i < count; ++i) nonsense"))
+        frames_until(app, lambda: bool(watch.error))
+        before = len(session.history)
+        frames_until(app, lambda: len(session.history) >= before + 10)
+        report["syntax_error"] = {
+            "error": watch.error,
+            "log_names_the_line": f"{kernel}(" in watch.log,
+            "frames_kept_coming": len(session.history) >= before + 10,
+            "previous_build_draws": bool(np.array_equal(session.host_image(), blank)),
+            "variant": session.variant.label(),
+        }
+
+        kernel.write_text(TEMPLATE.replace("image[y * width + x] = pixel;", "image[(1ll << 40) + x] = pixel;"))
+        frames_until(app, lambda: session.backend == "cpu", timeout=30)
+        before = len(session.history)
+        frames_until(app, lambda: session.host_image() is not None and len(session.history) > before, timeout=60)
+        report["out_of_bounds"] = {
+            "backend": session.backend,
+            "status": session.status,
+            "frames_after": len(session.history) - before,
+        }
+    finally:
+        app.close()
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
