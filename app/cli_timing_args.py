@@ -81,6 +81,12 @@ def add_timing_commands(sub) -> None:
         _number(race, flag, limit, f"circles: {what}", shown=f"default {default}")
     race.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
     _shaded_options(race.add_argument_group("spheres, shaded view"))
+    race.add_argument(
+        "--also",
+        nargs="+",
+        metavar="VARIANT",
+        help="race these too, beside every configuration: variants with options, or your kernel as file:PATH",
+    )
     race.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
     race.add_argument("--chart", type=png, help="also draw the race as a PNG: a bar per variant, its stages stacked")
     race.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)

@@ -256,10 +256,11 @@ def cmd_race(args: argparse.Namespace) -> int:
     timing = {name: owners for name, owners in BENCH_OPTIONS.items() if name in ("frames", "runs")}
     _refuse_options(args, timing, kind.bench_options, "race ")
     kind.scene_loader(args.scene, args.seed, args.count)  # an unknown name fails now, before the GPU is asked
+    also = tuple(_variants(kind, args.also)) if args.also else ()
     look = _look(args, kind)
     placements = claim_outputs([args.json, args.chart], args.overwrite)
     _require_gpu("race, which times the CUDA variants,")
-    request = RaceRequest(args.scene, args.size, args.seed, args.count, args.frames, args.runs, look)
+    request = RaceRequest(args.scene, args.size, args.seed, args.count, args.frames, args.runs, look, also)
     with step_bar("race") as bar:
         outcome = kind.race(request, bar.progress)
     return _print_outcome(outcome, args, placements)

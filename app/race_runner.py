@@ -48,7 +48,8 @@ class RaceRunner:
             return
         name, seed, count = session.scene_request()
         size = session.settings.size
-        request = RaceRequest(name, size, seed, count, None, None, session.look())
+        also = (session.variant.label(),) if session.variant.path else ()  # the user's kernel races too
+        request = RaceRequest(name, size, seed, count, None, None, session.look(), also)
         self.outcome, self.error, self.saved = None, "", ""
         self.what = f"{session.scene.name} at {size}x{size}"
         self._stem = safe_name(f"race_{Path(session.scene.name).stem}_{size}")

@@ -122,7 +122,7 @@ class CircleKind:
         size = request.size or limits.BENCH_DEFAULT_SIZE
         frames = request.frames or limits.BENCH_DEFAULT_FRAMES
         runs = request.runs or limits.BENCH_DEFAULT_RUNS
-        rows = run_race(scene, size, frames, runs, progress)
+        rows = run_race(scene, size, frames, runs, progress, request.also)
         gpu = gpu_name()
         title = f"{gpu}: {scene.name} at {size}x{size}, seed {seed}, frames 0-{frames - 1}, best of {runs}"
         about = dict(gpu=gpu, scene=scene.name, size=size, seed=seed, frames=frames, runs=runs)

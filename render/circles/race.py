@@ -1,6 +1,7 @@
-"""``race`` for the circle renderer: every configuration of the variant table and ``auto`` on one
-scene and size, each timed with the bench protocol (``bench.bench_one``) and its frame 0 compared
-with the CPU reference's, rendered once."""
+"""``race`` for the circle renderer: every configuration of the variant table and ``auto`` (and any
+variant asked for beside them, a user's kernel file say) on one scene and size, each timed with the
+bench protocol (``bench.bench_one``) and its frame 0 compared with the CPU reference's, rendered
+once."""
 
 from __future__ import annotations
 
@@ -14,14 +15,18 @@ from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
 
 
-def race_variants() -> list[str]:
-    """Every configuration of the table, then ``auto``."""
-    return [choice.label() for choice in VARIANTS.configurations()] + ["auto"]
+def race_variants(also: tuple[str, ...] = ()) -> list[str]:
+    """Every configuration of the table, then ``auto``, then those of ``also`` not among them."""
+    variants = [choice.label() for choice in VARIANTS.configurations()] + ["auto"]
+    labels = dict.fromkeys(VARIANTS.parse(text).label() for text in also)  # "tile-scan" is a configuration's
+    return variants + [label for label in labels if label not in variants]
 
 
-def run_race(scene: CircleScene, size: int, frames: int, runs: int, progress: Progress) -> list[RaceRow]:
-    """The rows of the race, fastest first."""
-    variants = race_variants()
+def run_race(
+    scene: CircleScene, size: int, frames: int, runs: int, progress: Progress, also: tuple[str, ...] = ()
+) -> list[RaceRow]:
+    """The rows of the race, fastest first; ``also``: variants raced beside the table's."""
+    variants = race_variants(also)
     total = len(variants) + 1
     progress(0, total, f"{scene.name} CPU reference")
     reference = reference_image(scene, size, 0)

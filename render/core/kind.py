@@ -57,7 +57,7 @@ class BenchRequest:
 class RaceRequest:
     """``race``: every configuration on ``scene`` (made with ``seed`` and ``count`` where it takes
     them) at ``size`` (None: the bench's), with ``frames`` and ``runs`` where the kind's protocol
-    has them, in ``look``."""
+    has them, in ``look``; ``also`` the variants named there (a user's ``file:PATH``, say)."""
 
     scene: str
     size: int | None
@@ -66,6 +66,7 @@ class RaceRequest:
     frames: int | None
     runs: int | None
     look: Look
+    also: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass

@@ -144,7 +144,7 @@ class SphereKind:
         size = request.size or BENCH_SIZES[1]
         view = request.look.view or "classic"
         shading = request.look.shading or ShadeSettings()
-        rows = run_race(scene, size, view, shading, progress)
+        rows = run_race(scene, size, view, shading, progress, request.also)
         gpu = gpu_name()
         title = f"{gpu}: {scene.name} ({scene.count} spheres), {view} view, {size}x{size}, median kernel time"
         about = dict(gpu=gpu, scene=scene.name, spheres=scene.count, size=size, view=view)

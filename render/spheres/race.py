@@ -14,11 +14,16 @@ from render.spheres.variants import VARIANTS
 from scenes.spheres import SphereScene
 
 
-def run_race(scene: SphereScene, size: int, view: str, shading: ShadeSettings, progress: Progress) -> list[RaceRow]:
-    """The rows of the race, fastest first; a variant that cannot take the scene says why."""
+def run_race(
+    scene: SphereScene, size: int, view: str, shading: ShadeSettings, progress: Progress, also: tuple[str, ...] = ()
+) -> list[RaceRow]:
+    """The rows of the race, fastest first; a variant that cannot take the scene says why. ``also``:
+    variants raced beside the table's configurations."""
     from render.spheres.cuda import SphereCudaRenderer
 
     variants = [choice.label() for choice in VARIANTS.configurations()]
+    labels = dict.fromkeys(VARIANTS.parse(text).label() for text in also)
+    variants += [label for label in labels if label not in variants]
     stage = "trace" if view == "classic" else "shade"  # the one stage of a sphere frame, as the app names it
     total = len(variants) + 1
     progress(0, total, f"{scene.name} CPU reference")

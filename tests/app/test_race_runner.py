@@ -11,6 +11,7 @@ import pytest
 from app.race_runner import RaceRunner, RaceStopped
 from render.core.kind import BenchOutcome
 from render.core.race import RaceRow, race_chart, race_payload
+from render.core.variants import VariantChoice
 
 ROWS = [
     RaceRow("tile-warp", "tile-warp", 0.5, {"binning": 0.1, "blending": 0.3}, True, 0.0),
@@ -47,6 +48,7 @@ def fake_session(kind, tmp_path):
         gpu_held=False,
         scene_request=lambda: ("scenes/my rgb.npz", 3, None),
         look=lambda: "look",
+        variant=VariantChoice("auto"),
     )
 
 
@@ -76,6 +78,17 @@ def test_a_race_holds_the_frames_then_hands_over_and_saves(tmp_path):
     names = sorted(path.name for path in tmp_path.iterdir())
     assert names == ["race_my_rgb_64-2.json", "race_my_rgb_64-2.png", "race_my_rgb_64.json", "race_my_rgb_64.png"]
     assert runner.saved.startswith("saved ") and runner.saved.endswith("race_my_rgb_64-2.json")
+    runner.close()
+
+
+def test_a_users_kernel_file_races_too(tmp_path):
+    kind = FakeKind()
+    kind.gate.set()
+    runner, session = RaceRunner(), fake_session(kind, tmp_path)
+    session.variant = VariantChoice("file", (), "/home/me/mine.cu")
+    runner.start(session)
+    wait_for(lambda: runner.poll(session))
+    assert kind.requests[0].also == ("file:/home/me/mine.cu",)
     runner.close()
 
 

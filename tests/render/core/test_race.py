@@ -20,6 +20,7 @@ from render.core.race import RaceRow, race_lines, ranked
 from render.core.renderer import RendererUnavailable
 from render.spheres.constants import MAX_CONSTANT_SPHERES
 from render.spheres.shading import reference_image as sphere_reference
+from shaders import SHADER_DIR
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +36,7 @@ def circle_stand_ins(monkeypatch):
     def bench_one(scene, variant, size, frames, runs):
         if variant.startswith("tile-sort"):
             return BenchRow(scene.name, variant, variant, None, {}, 0.0, 0, 0.0, "no room (stand-in)")
-        total = {"per-pixel": 9.0, "tile-scan": 3.0, "tile-warp": 1.0, "auto": 1.5}[variant.split(":")[0]]
+        total = {"per-pixel": 9.0, "tile-scan": 3.0, "tile-warp": 1.0, "auto": 1.5, "file": 2.0}[variant.split(":")[0]]
         total += 0.01 * len(variant)  # distinct times, so the order is certain
         stages = {"clear": 0.0, "advance": 0.0, "binning": total / 4, "blending": total / 2}
         return BenchRow(
@@ -74,6 +75,17 @@ def test_circle_race_ranks_marks_and_writes_its_figures(capsys, monkeypatch, tmp
     assert [row["total_ms"] for row in figures["rows"][:18]] == sorted(row["total_ms"] for row in figures["rows"][:18])
     chart = np.asarray(Image.open(out_png))
     assert chart.shape[0] > 18 * 20 and (chart[..., 0] > 150).any() and (chart[..., 2] > 150).any()
+
+
+def test_a_user_kernel_races_beside_every_configuration(capsys, monkeypatch):
+    circle_stand_ins(monkeypatch)
+    template = SHADER_DIR / "user" / "tile_scan.cu"
+    also = ["--also", f"file:{template}", "tile-scan", f"file:{template}"]  # a configuration or a repeat runs once
+    code = main(["race", "--scene", "rgb", "--size", "32", *also])
+    output = capsys.readouterr()
+    assert code == 0, output.err
+    rows = [line.split() for line in output.out.splitlines()[3:]]
+    assert len(rows) == 31 and [row[1] for row in rows].count(f"file:{template}") == 1
 
 
 class SphereStandIn:
@@ -129,6 +141,11 @@ def test_ranking_puts_the_variants_that_could_not_run_last():
         (["race", "--scene", "nope"], "nope"),
         (["race", "--scene", "rgb", "--count", "5"], "--count applies to --renderer spheres"),
         (["race", "--renderer", "spheres", "--scene", "classic", "--frames", "2"], "--frames applies to race"),
+        (["race", "--scene", "rgb", "--also", "file:missing.cu"], "file:missing.cu: no such file"),
+        (
+            ["race", "--renderer", "spheres", "--scene", "classic", "--also", "tile-scan"],
+            "unknown spheres variant 'tile-scan'",
+        ),
     ],
 )
 def test_race_refuses_with_one_line(capsys, args, message):
