@@ -76,7 +76,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         self._check = ReferenceCheck(self._worker)
         self.variant = self._valid_variant(self._setting("variant"))
         self.start_problem: str | None = None  # why the remembered (or asked for) scene did not open
-        if not self.select_scene(self.scene_name, confirmed=True):
+        if not self.select_scene(self.scene_name, confirmed=True) and not self.start_without_the_kernel_file():
             self.start_problem = self.status
             self._fall_back_to_the_built_in_scene(self.start_problem)
 

@@ -40,6 +40,18 @@ class VariantActions:
         self.status = f"{failed.label()} failed on the GPU ({error}); back to {back.label()}"
         return True
 
+    def start_without_the_kernel_file(self) -> bool:
+        """At start, when the variant remembered is a kernel file that does not load now (edited or
+        moved since): the default variant instead, saying why. False when it is not a file, or the
+        scene does not open with the default either."""
+        if not self.variant.path:
+            return False
+        problem, self.variant = self.status, self._default_variant()
+        if not self.select_scene(self.scene_name, confirmed=True):
+            return False
+        self.status = f"{problem}; running {self.variant.label()} instead"
+        return True
+
     def _default_variant(self) -> VariantChoice:
         return self.kind.variants.parse(getattr(Settings, self.kind.settings_fields["variant"]))
 

@@ -165,3 +165,26 @@ def test_a_lost_context_or_a_built_in_variant_is_not_a_user_kernels_to_go_back_f
     assert actions.back_from_a_failed_file(RuntimeError("x")) and actions.loaded == ["auto"]  # none rendered
     actions.variant = VariantChoice("tile-scan")
     assert not actions.back_from_a_failed_file(RuntimeError("x"))
+
+
+def test_a_kernel_file_that_no_longer_loads_at_start_gives_way_to_the_default_variant(tmp_path, monkeypatch):
+    from app.session import Session
+    from app.settings import Settings
+
+    kernel = tmp_path / "mine.cu"
+    kernel.write_text(KERNEL)
+    loads = Session._load
+
+    def load(self, scene, choice, size, frame):
+        if choice.path:  # as a file that no longer compiles does on the GPU
+            self.status = f"{choice.label()} does not compile: mine.cu(4): error: oops"
+            return False
+        return loads(self, scene, choice, size, frame)
+
+    monkeypatch.setattr(Session, "_load", load)
+    session = Session(Settings(scene="rgb", size=64, variant=f"file:{kernel}"), backend="cpu")
+    try:
+        assert session.variant.label() == "auto" and session.renderer is not None and session.start_problem is None
+        assert session.status == f"file:{kernel} does not compile: mine.cu(4): error: oops; running auto instead"
+    finally:
+        session.close()
