@@ -156,21 +156,21 @@ def cmd_render(args: argparse.Namespace) -> int:
     else:
         placements = claim_outputs([out, args.raw], args.overwrite)
     renderer = _loaded_renderer(args, kind, choice, look, scene)
+    problem = kind.overlay_problem(args.overlay, rule, renderer) if args.overlay else None
+    if problem:  # auto's pick for this scene, say: known now, before the frame's work
+        raise UsageError(problem)
     with frame_bar(f"rendering {printable(scene.name)}"):
         image = render_frame(renderer, frame)
     overlay = kind.overlay(renderer, args.overlay, rule) if args.overlay else None
-    outputs = []
-    if out and overlay:
-        outputs.append(write_png_rgb8(overlay_picture(image, overlay), out, placements[out]))
-    elif out:
-        outputs.append(write_png(image, out, placements[out]))
-    if args.raw and overlay:
-        assert overlay.values is not None
-        outputs.append(write_values(overlay.values, args.raw, placements[args.raw]))
-    elif args.raw:
-        outputs.append(write_raw(image, args.raw, placements[args.raw]))
     what = f"{kind.describe(scene, look)}, {args.size}x{args.size}, frame {frame}, {_used(renderer)}"
-    for path in outputs:
+    # Each file is reported as it is written: one that fails later leaves the earlier ones said.
+    if out:
+        at = placements[out]
+        path = write_png_rgb8(overlay_picture(image, overlay), out, at) if overlay else write_png(image, out, at)
+        print(f"wrote {path} ({what}{overlay_note(overlay)})")
+    if args.raw:
+        at = placements[args.raw]
+        path = write_values(overlay.values, args.raw, at) if overlay else write_raw(image, args.raw, at)
         print(f"wrote {path} ({what}{overlay_note(overlay)})")
     return 0
 

@@ -32,6 +32,8 @@ def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice 
         problem = gpu_problem()
         if problem:
             raise NoGpu(f"--overlay {args.overlay} needs a CUDA GPU: {problem}")
+    if args.variant is not None:
+        _refuse_problem(kind, args.overlay, _parsed(kind, args.variant, "--variant"))
     if args.binning is None:
         return None
     if args.overlay not in kind.rule_overlays:
@@ -47,10 +49,22 @@ def overlay_rule(args: argparse.Namespace, kind: RendererKind) -> VariantChoice 
             "--binning names the variant whose binning the cpu reference draws: add --backend cpu "
             "(on the GPU, --variant shows a variant's own figures)"
         )
+    rule = _parsed(kind, args.binning, "--binning")
+    _refuse_problem(kind, args.overlay, rule)
+    return rule
+
+
+def _parsed(kind: RendererKind, text: str, option: str) -> VariantChoice:
     try:
-        return kind.variants.parse(args.binning)
+        return kind.variants.parse(text)
     except UnknownVariantError as error:
-        raise UsageError(f"--binning: {error}") from None
+        raise UsageError(f"{option}: {error}") from None
+
+
+def _refuse_problem(kind: RendererKind, overlay: str, choice: VariantChoice | None) -> None:
+    problem = kind.overlay_problem(overlay, choice)
+    if problem:
+        raise UsageError(problem)
 
 
 def default_png(name: str, overlay: str | None) -> str:

@@ -99,6 +99,13 @@ class CircleKind:
     def overlay(self, renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
         return circle_overlay(renderer, name, choice)
 
+    def overlay_problem(self, name: str, choice: VariantChoice | None, renderer: Renderer | None = None) -> str | None:
+        from render.circles.overlays import overlay_problem, overlay_rule
+
+        if renderer is None:
+            return None if choice is None else overlay_problem(name, choice)
+        return overlay_problem(name, overlay_rule(renderer, choice))
+
     def describe(self, scene: CircleScene, look: Look) -> str:
         return scene.name
 

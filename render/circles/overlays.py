@@ -40,19 +40,43 @@ GPU_OVERLAYS = ("cycles",)  # measured on the GPU only
 RULE_OVERLAYS = ("tiles", "candidates", "warp-skip")  # those that depend on the variant's binning rule
 
 
+def overlay_rule(renderer: Renderer, choice: VariantChoice | None) -> VariantChoice:
+    """The variant whose figures an overlay of ``renderer``'s frame shows: a CUDA renderer's own
+    (``auto`` resolved), or for the CPU reference ``choice`` (None or ``auto``: ``auto``'s pick)."""
+    from render.circles.auto import choose_auto
+    from render.circles.renderer import CudaRenderer
+
+    if isinstance(renderer, CudaRenderer):
+        assert renderer.resolved is not None
+        return renderer.resolved
+    if choice is None or choice.name == "auto":
+        return choose_auto(renderer.scene, renderer.width, renderer.height)  # type: ignore[attr-defined]
+    return choice
+
+
+def overlay_problem(name: str, rule: VariantChoice) -> str | None:
+    """Why overlay ``name`` cannot show the variant ``rule`` (``auto``: not known until it picks), or None."""
+    if name == "warp-skip" and rule.name not in ("tile-warp", "auto"):
+        return (
+            f"warp-skip: the warps of tile-warp skip circles; {rule.label()} has no such warps "
+            "(name a tile-warp variant)"
+        )
+    if VARIANTS[rule.name].launch == "user-file" and name in ("candidates", "cycles"):
+        return f"{name}: not known for {rule.label()}, whose binning and blocks are its own"
+    return None
+
+
 def circle_overlay(renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
     """The overlay ``name`` (one of OVERLAYS) of the frame ``renderer`` has just rendered: a CUDA
     renderer's from its own variant and its GPU's figures, the CPU reference's for the binning
     rule of ``choice`` (None or ``auto``: the variant ``auto`` picks for the scene)."""
-    from render.circles.auto import choose_auto
     from render.circles.reference import ReferenceRenderer
     from render.circles.renderer import CudaRenderer
 
     width, height = renderer.width, renderer.height  # type: ignore[attr-defined]
+    rule = overlay_rule(renderer, choice)
     figures: dict[str, Callable[[], np.ndarray]]
     if isinstance(renderer, CudaRenderer):
-        assert renderer.resolved is not None
-        rule = renderer.resolved
         figures = {
             "depth": renderer.depth_counts,
             "candidates": renderer.candidate_counts,
@@ -64,12 +88,14 @@ def circle_overlay(renderer: Renderer, name: str, choice: VariantChoice | None) 
         if name in GPU_OVERLAYS:
             raise NoGpu(f"{name}: measured inside the GPU's blend kernel; the cpu reference has none")
         scene = renderer.scene
-        rule = choose_auto(scene, width, height) if choice is None or choice.name == "auto" else choice
         figures = {
             "depth": lambda: depth_counts(scene, width, height),
             "candidates": lambda: candidate_counts(scene, rule, width, height),
             "warp-skip": lambda: warp_skip_fractions(scene, rule, width, height),
         }
+    problem = overlay_problem(name, rule)
+    if problem:
+        raise RendererUnavailable(problem)
     grid = variant_grid(rule, width, height)
     label = rule.label()
     if name == "tiles":
@@ -82,10 +108,8 @@ def circle_overlay(renderer: Renderer, name: str, choice: VariantChoice | None) 
         unit = f"SM clock cycles per block of {label}"
         return Overlay(name, (grid.width, grid.height), unit, figures[name](), "block")
     assert name == "warp-skip", name
-    if rule.name != "tile-warp":
-        raise RendererUnavailable(f"warp-skip: the warps of tile-warp skip circles; {label} has no such warps")
     region = warp_region(int_define(VARIANTS[rule.name].defines(rule), "PIXELS"))
-    unit = f"share of the circles a warp of {label} tests that miss its region"
+    unit = f"share of the circles a warp of {label} tests that miss its region (0: it tested none)"
     return Overlay(name, region, unit, figures[name](), "warp")
 
 
@@ -184,8 +208,6 @@ def candidate_counts(scene: CircleScene, choice: VariantChoice, width: int, heig
     """int32 (rows, cols) of ``variant_grid``: the circles ``choice`` (resolved) tests per tile."""
     grid = variant_grid(choice, width, height)
     launch = VARIANTS[choice.name].launch
-    if launch == "user-file":
-        raise RendererUnavailable(f"candidates: not known for {choice.label()}, whose binning is its own")
     if launch == "per-pixel" or (launch == "tile-warp" and (choice.option("bins") == "off" or not scene.count)):
         return np.full((grid.rows, grid.cols), scene.count, np.int32)
     defines = VARIANTS[choice.name].defines(choice)

@@ -30,7 +30,7 @@ def warp_skip_fractions(scene: CircleScene, choice: VariantChoice, width: int, h
     defines = VARIANTS[choice.name].defines(choice)
     tile = int_define(defines, "TILE")
     region = warp_region(int_define(defines, "PIXELS"))
-    listed = _listed(scene, choice, width, height, tile)
+    listed, candidates = _listed(scene, choice, width, height, tile)
     x, y, r = scene.position[:, 0], scene.position[:, 1], scene.radius
 
     def tested_cells(cell: tuple[int, int], also) -> np.ndarray:
@@ -38,7 +38,9 @@ def warp_skip_fractions(scene: CircleScene, choice: VariantChoice, width: int, h
         tile that pass ``also`` (item, cx, cy) too."""
         cols, rows = grid_2d(width, height, cell)
         counts = np.zeros(rows * cols, np.int64)
-        for item, cx, cy in box_cells(*near_ranges(scene, cell, width, height)):
+        x0, x1, y0, y1 = near_ranges(scene, cell, width, height)
+        x1 = np.where(candidates, x1, x0)  # a circle in no tile's candidates has no cells to test
+        for item, cx, cy in box_cells(x0, x1, y0, y1):
             tx, ty = cx * cell[0] // tile, cy * cell[1] // tile
             with np.errstate(over="ignore", invalid="ignore"):
                 keep = disc_in_box(x[item], y[item], r[item], cell_boxes(tx, ty, (tile, tile), width, height))
@@ -57,9 +59,11 @@ def warp_skip_fractions(scene: CircleScene, choice: VariantChoice, width: int, h
 
 
 def _listed(scene: CircleScene, choice: VariantChoice, width: int, height: int, tile: int):
-    """(item, tx, ty) -> bool array: whether circle ``item`` is among tile (tx, ty)'s candidates."""
+    """((item, tx, ty) -> bool array: whether circle ``item`` is among tile (tx, ty)'s candidates,
+    bool (N,): whether it is among any tile's). With bins, only circles with pixels are listed: a
+    circle far off the image whose huge radius passes every tile test is in no bin's list."""
     if choice.option("bins") == "off" or not scene.count:
-        return lambda item, tx, ty: np.ones(len(item), bool)
+        return lambda item, tx, ty: np.ones(len(item), bool), np.ones(scene.count, bool)
     per_side = tile_warp_bins(width, height, tile)[0]
     size = tile * per_side
     x0, x1, y0, y1 = pixel_ranges(scene, width, height, size)
@@ -70,4 +74,4 @@ def _listed(scene: CircleScene, choice: VariantChoice, width: int, height: int, 
         spans = (x0[item] <= bx) & (bx < x1[item]) & (y0[item] <= by) & (by < y1[item])
         return spans & disc_in_box(x[item], y[item], r[item], cell_boxes(bx, by, (size, size), width, height))
 
-    return listed
+    return listed, (x0 < x1) & (y0 < y1)

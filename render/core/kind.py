@@ -216,6 +216,12 @@ class RendererKind(Protocol):
         the CPU reference, for the variant ``choice`` (None: the default)."""
         ...
 
+    def overlay_problem(self, name: str, choice: VariantChoice | None, renderer: Renderer | None = None) -> str | None:
+        """Why overlay ``name`` cannot be drawn, known before a frame renders: for the variant
+        ``choice`` as named (``renderer`` None; None when nothing is named), or for what ``renderer``
+        (loaded) would show with it. None when it can."""
+        ...
+
     def describe(self, scene: Any, look: Look) -> str:
         """The scene as a report names it, for example ``rand10k, 10000 circles``."""
         ...

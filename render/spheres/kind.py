@@ -116,6 +116,9 @@ class SphereKind:
     def overlay(self, renderer: Renderer, name: str, choice: VariantChoice | None) -> Overlay:
         raise ValueError(f"the sphere tracer has no overlay {name!r}")
 
+    def overlay_problem(self, name: str, choice: VariantChoice | None, renderer: Renderer | None = None) -> str | None:
+        return f"the sphere tracer has no overlay {name!r}"
+
     def describe(self, scene: SphereScene, look: Look) -> str:
         return f"{scene.name}, {scene.count} spheres, {look.view or 'classic'}"
 

@@ -59,12 +59,37 @@ def test_warp_skip_raw_is_the_fractions_per_warp_region_top_down(tmp_path, run_m
     assert "warp-skip (share of the circles a warp of tile-warp:bins=on,tile=64 tests" in result.stdout
 
 
-def test_warp_skip_of_a_variant_without_its_warps_is_one_line(tmp_path, run_main):
-    args = ("--scene", "rgb", "--size", "32", "--backend", "cpu", "--overlay", "warp-skip", "--binning", "tile-scan")
-    result = run_main("render", *args, cwd=tmp_path)
-    assert result.returncode == 1
-    assert result.stderr.strip().splitlines()[-1].startswith("error: warp-skip: the warps of tile-warp skip circles")
+@pytest.mark.parametrize(
+    "args,named",
+    [
+        (("--backend", "cpu", "--binning", "tile-scan"), "tile-scan:scan=warp,test=box,tile=16"),
+        (
+            (
+                "--variant",
+                "tile-sort:tile=32",
+            ),
+            "tile-sort:sort=cub,test=box,tile=32",
+        ),  # refused before the GPU is asked
+        (("--backend", "cpu"), "per-pixel"),  # auto's pick for 3 circles, known once the scene is loaded
+    ],
+)
+def test_warp_skip_of_a_variant_without_its_warps_is_refused_before_the_render(tmp_path, run_main, args, named):
+    result = run_main("render", "--scene", "rgb", "--size", "32", "--overlay", "warp-skip", *args, cwd=tmp_path)
+    assert result.returncode == 2 and "rendering" not in result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    said = f"warp-skip: the warps of tile-warp skip circles; {named} has no such warps (name a tile-warp variant)"
+    assert line == f"error: {said}"
     assert not list(tmp_path.iterdir())
+
+
+def test_each_output_is_said_as_it_is_written(tmp_path, run_main):
+    out = tmp_path / "ok.png"
+    result = run_main(
+        "render", "--scene", "rgb", "--size", "32", "--backend", "cpu", "--out", out, "--raw", "/dev/full"
+    )
+    assert result.returncode == 1 and out.is_file()
+    assert result.stdout.startswith(f"wrote {out} (rgb, 32x32, frame 0, cpu reference)")
+    assert result.stderr.strip().splitlines()[-1].startswith("error: cannot write")
 
 
 @pytest.mark.skipif(not gpu_problem(), reason="needs a machine without a usable GPU")

@@ -47,8 +47,6 @@ def test_the_reference_draws_a_user_kernels_tiles_and_has_no_candidates(tmp_path
     tiles = run_main(*args, "--overlay", "tiles", "--out", tmp_path / "t.png")
     assert tiles.returncode == 0 and f"tiles: 16x16 pixels, the blocks of file:{TILE_SCAN}" in tiles.stdout
     candidates = run_main(*args, "--overlay", "candidates", "--out", tmp_path / "c.png")
-    assert candidates.returncode == 1 and not (tmp_path / "c.png").exists()
-    assert (
-        candidates.stderr.strip().splitlines()[-1]
-        == f"error: candidates: not known for file:{TILE_SCAN}, whose binning is its own"
-    )
+    assert candidates.returncode == 2 and not (tmp_path / "c.png").exists()  # refused before the render
+    said = f"candidates: not known for file:{TILE_SCAN}, whose binning and blocks are its own"
+    assert candidates.stderr.strip().splitlines()[-1] == f"error: {said}"

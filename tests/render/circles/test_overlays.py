@@ -280,3 +280,22 @@ def test_warp_skips_by_hand():
     assert np.array_equal(got, expected)
     cover = warp_skip_fractions(one_circle(0.5, 0.5, 2.0), VARIANTS.parse("tile-warp:tile=32"), 64, 64)
     assert not cover.any()
+
+
+def test_with_bins_a_circle_far_off_the_image_costs_warp_skip_no_cells(monkeypatch):
+    """A huge circle far off the image passes every tile test (the exact test's slack grows with r)
+    but is in no bin's list: with bins its cells are not visited at all, without them they count."""
+    import render.circles.warp_skip as warp_skip
+
+    visited = []
+
+    def counting(*ranges):
+        for chunk in box_cells(*ranges):
+            visited.append(len(chunk[0]))
+            yield chunk
+
+    monkeypatch.setattr(warp_skip, "box_cells", counting)
+    far = one_circle(1e6, 0.5, 999998.0)
+    assert not warp_skip_fractions(far, VARIANTS.parse("tile-warp"), 256, 256).any() and sum(visited) == 0
+    skips = warp_skip_fractions(far, VARIANTS.parse("tile-warp:bins=off"), 256, 256)
+    assert sum(visited) > 0 and np.array_equal(skips, walked_warp_skips(far, "tile-warp:bins=off", 256, 256))
