@@ -88,6 +88,7 @@ def test_a_kernel_the_file_lacks_is_one_line(tmp_path):
         user_renderer(path, "rgb", 64)
 
 
+@pytest.mark.faults_gpu
 def test_a_kernel_that_writes_far_out_of_bounds_ends_render_with_one_line(tmp_path, run_main):
     path = tmp_path / "wild.cu"
     path.write_text(
