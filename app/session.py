@@ -242,7 +242,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
     def export_label(self) -> str:
         """What rendered, for file names: the variant (or ``reference``), plus the view when it is
         not the kind's first."""
-        label = "reference" if self.backend == "cpu" else self.variant.label()
+        label = "reference" if self.backend == "cpu" else self.variant.short_label()
         view = self.look().view
         return label + (f"_{view}" if view and view != self.kind.views[0] else "")
 

@@ -16,7 +16,7 @@ from shaders import SHADER_DIR
 
 MAX_BYTES = 1 << 20  # a kernel's source, at most
 MAX_INCLUDES = 64  # headers followed when listing what a file includes
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
 
 
 class UserFileError(ValueError):
@@ -41,14 +41,20 @@ def read_user_source(name: str) -> UserSource:
     declaration parsed; raises UserFileError (DeclarationError, a ValueError, for the declaration)."""
     if not name:
         raise UserFileError("file: names no file; write file:PATH, such as file:shaders/user/tile_scan.cu")
-    path = Path(name).expanduser()
+    try:
+        path = Path(name).expanduser()
+        str(path).encode("utf-8")  # the compiler takes it in its messages and its include path
+    except RuntimeError:  # ~user of no such user
+        raise UserFileError(f"file:{name}: no such user's home folder") from None
+    except UnicodeEncodeError:
+        raise UserFileError(f"file:{name}: its name is not UTF-8; rename it") from None
     if path.suffix != ".cu":
         raise UserFileError(f"file:{name}: a kernel file's name ends in .cu")
     data = _read_regular(path, name)
     if b"\0" in data:
         raise UserFileError(f"file:{name}: not a text file (it holds NUL bytes)")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark, as some editors write, is dropped
     except UnicodeDecodeError:
         raise UserFileError(f"file:{name}: not a text file (not UTF-8)") from None
     return UserSource(path.resolve(), text, parse_launch(text, name))
@@ -62,6 +68,8 @@ def _read_regular(path: Path, name: str) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
         raise UserFileError(f"file:{name}: {_reason(error)}") from None
+    except ValueError:  # a NUL in the name
+        raise UserFileError(f"file:{name}: not a file name (it holds a NUL)") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -105,7 +113,7 @@ def includes(source: UserSource) -> list[Path]:
         folder, text = pending.pop()
         for name in INCLUDE.findall(text):
             header = next((c.resolve() for c in (folder / name, SHADER_DIR / name) if c.is_file()), None)
-            if header is None or header in found or len(found) >= MAX_INCLUDES:
+            if header is None or header in found or header == source.path or len(found) >= MAX_INCLUDES:
                 continue
             found.append(header)
             try:

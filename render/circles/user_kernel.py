@@ -97,7 +97,7 @@ def compile_user_module(source: UserSource, label: str):
     import cupy
 
     # NVRTC compiles a string: the #line makes its messages name the file and line they are about.
-    code = f'#line 1 "{source.path}"\n' + source.text
+    code = f'#line 1 "{c_string(str(source.path))}"\n' + source.text
     options = (*BASE_OPTIONS, *(f"-I{folder}" for folder in source.include_dirs()))
     try:
         module = cupy.RawModule(code=code, options=options)
@@ -106,6 +106,13 @@ def compile_user_module(source: UserSource, label: str):
         log = error.get_message() if hasattr(error, "get_message") else str(error)
         raise UserKernelError(f"{label} does not compile: {first_errors(log)}", log) from None
     return module
+
+
+def c_string(text: str) -> str:
+    """``text`` as the inside of a C string literal: backslashes and quotes escaped, control
+    characters (a newline in a file name, say) shown as ``?``."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join("?" if ord(c) < 32 or ord(c) == 127 else c for c in escaped)
 
 
 def first_errors(log: str) -> str:

@@ -9,8 +9,11 @@ import re
 
 from render.core.grids import grid_2d
 
-DECLARATION = re.compile(r"^\s*//\s*rasterlab\s*:(.*)$")
-NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+DECLARATION = re.compile(r"^[ \t]*//[ \t]*rasterlab[ \t]*:(.*)$")
+NEAR_MISS = re.compile(r"^[ \t]*/{2,}[ \t]*rasterlab\b", re.IGNORECASE)  # a declaration mistyped
+HEADER = re.compile(r"^[ \t]*(//.*)?$")  # the file's opening lines: blank, or a // comment
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,199}$")
+SHOWN = 60  # characters of a value a message quotes
 KEYS = ("kernel", "grid", "tile", "block", "binning", "binning_grid", "binning_block", "scratch")
 SCRATCH_NAMES = ("count", "tiles", "width", "height", "pixels")
 MAX_THREADS = 1024  # a CUDA block's limit
@@ -67,20 +70,28 @@ class Launch:
 
 
 def parse_launch(text: str, path: str) -> Launch:
-    """The declaration in ``text`` (a ``.cu`` file's contents, ``path`` for messages); raises
-    DeclarationError."""
+    """The declaration in ``text`` (a ``.cu`` file's contents, ``path`` for messages): its
+    ``// rasterlab: key = value`` lines among the file's opening lines (blank or ``//`` comments,
+    lines counted at each newline as a compiler counts them); raises DeclarationError, also for a
+    declaration further down or one mistyped, which would otherwise be ignored."""
     found: dict[str, tuple[str, int]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    in_header = True
+    for number, line in enumerate(text.split("\n"), start=1):
+        in_header = in_header and HEADER.match(line) is not None
         match = DECLARATION.match(line)
-        if not match:
+        where = f"{path}:{number}"
+        if match is None:
+            if NEAR_MISS.match(line):
+                raise DeclarationError(f"{where}: write `// rasterlab: key = value`; keys: {', '.join(KEYS)}")
             continue
+        if not in_header:
+            raise DeclarationError(f"{where}: a declaration belongs in the comment lines at the top of the file")
         key, equals, value = match.group(1).partition("=")
         key, value = key.strip(), value.strip()
-        where = f"{path}:{number}"
         if not equals or not value:
             raise DeclarationError(f"{where}: write `// rasterlab: key = value`; keys: {', '.join(KEYS)}")
         if key not in KEYS:
-            raise DeclarationError(f"{where}: unknown key {key!r}; keys: {', '.join(KEYS)}")
+            raise DeclarationError(f"{where}: unknown key {_shown(key)}; keys: {', '.join(KEYS)}")
         if key in found:
             raise DeclarationError(f"{where}: {key} is declared twice (first on line {found[key][1]})")
         found[key] = (value, number)
@@ -102,7 +113,7 @@ def _launch(found: dict[str, tuple[str, int]], path: str) -> Launch:
     _name(kernel, where, "kernel")
     grid, where = value("grid")
     if grid not in ("pixels", "tiles"):
-        raise DeclarationError(f"{where}: grid must be pixels or tiles, not {grid!r}")
+        raise DeclarationError(f"{where}: grid must be pixels or tiles, not {_shown(grid)}")
     if grid == "pixels" and "tile" in found:
         raise DeclarationError(f"{value('tile')[1]}: tile applies to grid = tiles")
     tile = 0
@@ -110,6 +121,11 @@ def _launch(found: dict[str, tuple[str, int]], path: str) -> Launch:
         if "tile" not in found:
             raise DeclarationError(f"{where}: grid = tiles needs `// rasterlab: tile = N` (pixels per side)")
         tile = _integer(*value("tile"), "tile", 1, MAX_TILE)
+    if grid == "tiles" and "block" not in found and tile * tile > MAX_THREADS:
+        raise DeclarationError(
+            f"{value('tile')[1]}: a {tile}-pixel tile needs `// rasterlab: block = N` "
+            f"(the default, a thread per pixel, is more than {MAX_THREADS})"
+        )
     default_block = f"{tile}x{tile}" if grid == "tiles" else "x".join(map(str, DEFAULT_PIXEL_BLOCK))
     block = _block(*value("block", default_block))
     binning = None
@@ -122,29 +138,34 @@ def _launch(found: dict[str, tuple[str, int]], path: str) -> Launch:
                 raise DeclarationError(f"{value(key)[1]}: {key} applies with `// rasterlab: binning = NAME`")
     binning_grid, where = value("binning_grid", "circles")
     if binning_grid not in ("circles", "tiles"):
-        raise DeclarationError(f"{where}: binning_grid must be circles or tiles, not {binning_grid!r}")
+        raise DeclarationError(f"{where}: binning_grid must be circles or tiles, not {_shown(binning_grid)}")
     binning_block = _integer(*value("binning_block", str(DEFAULT_BINNING_BLOCK)), "binning_block", 1, MAX_THREADS)
     scratch, where = value("scratch", "0")
     _check_scratch(scratch, where)
     return Launch(kernel, grid, tile, block, binning, binning_grid, binning_block, scratch)
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to SHOWN characters."""
+    return repr(text if len(text) <= SHOWN else text[:SHOWN] + "...")
+
+
 def _name(text: str, where: str, key: str) -> None:
     if not NAME.match(text):
-        raise DeclarationError(f'{where}: {key} must name an extern "C" kernel (a C identifier), not {text!r}')
+        raise DeclarationError(f'{where}: {key} must name an extern "C" kernel (a C identifier), not {_shown(text)}')
 
 
 def _integer(text: str, where: str, key: str, low: int, high: int) -> int:
-    if not re.fullmatch(r"\d{1,7}", text) or not low <= int(text) <= high:
-        raise DeclarationError(f"{where}: {key} must be a whole number from {low} to {high}, not {text!r}")
+    if not re.fullmatch(r"[0-9]{1,7}", text) or not low <= int(text) <= high:
+        raise DeclarationError(f"{where}: {key} must be a whole number from {low} to {high}, not {_shown(text)}")
     return int(text)
 
 
 def _block(text: str, where: str) -> tuple[int, int]:
     """``WxH`` or ``N`` (N x 1) threads, at most MAX_THREADS in all."""
     parts = text.lower().split("x")
-    if len(parts) > 2 or not all(re.fullmatch(r"\d{1,4}", part) for part in parts):
-        raise DeclarationError(f"{where}: block must be N or WxH threads, such as 256 or 16x16, not {text!r}")
+    if len(parts) > 2 or not all(re.fullmatch(r"[0-9]{1,4}", part) for part in parts):
+        raise DeclarationError(f"{where}: block must be N or WxH threads, such as 256 or 16x16, not {_shown(text)}")
     x, y = int(parts[0]), int(parts[1]) if len(parts) == 2 else 1
     if x < 1 or y < 1 or x * y > MAX_THREADS:
         raise DeclarationError(f"{where}: block {text} must have 1 to {MAX_THREADS} threads")
@@ -152,25 +173,24 @@ def _block(text: str, where: str) -> tuple[int, int]:
 
 
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"\d+|[A-Za-z_]\w*|[-+*/()]|\S", text)
+    return re.findall(r"[0-9]+|[A-Za-z_]\w*|[-+*/()]|\S", text)
 
 
 def _check_scratch(text: str, where: str) -> None:
     """The scratch expression must use only whole numbers, SCRATCH_NAMES, + - * / (whole-number
-    division, rounding down) and parentheses."""
+    division, rounding down) and parentheses; its value is checked when the scene and size are known."""
     if len(text) > MAX_SCRATCH_TEXT:
         raise DeclarationError(f"{where}: scratch is longer than {MAX_SCRATCH_TEXT} characters")
     try:
-        _evaluate(_tokens(text), dict.fromkeys(SCRATCH_NAMES, 1))
-    except ScratchValueError:
-        pass  # its value depends on the scene and size: checked when they are known
+        _evaluate(_tokens(text), dict.fromkeys(SCRATCH_NAMES, 1), strict=False)
     except DeclarationError as error:
         raise DeclarationError(f"{where}: scratch = {text}: {error}") from None
 
 
-def _evaluate(tokens: list[str], names: dict[str, int]) -> int:
+def _evaluate(tokens: list[str], names: dict[str, int], strict: bool = True) -> int:
     """sum := product (('+' | '-') product)*; product := atom (('*' | '/') atom)*;
-    atom := number | name | '(' sum ')'. The value must not be negative."""
+    atom := number | name | '(' sum ')'. The value must not be negative and no division may be by
+    0 (``strict`` False: only the form is checked, whatever the values)."""
     at = 0
 
     def atom() -> int:
@@ -185,11 +205,11 @@ def _evaluate(tokens: list[str], names: dict[str, int]) -> int:
                 raise DeclarationError("a ( is not closed")
             at += 1
             return value
-        if token.isdigit():
+        if re.fullmatch("[0-9]+", token):
             return int(token)
         if token in names:
             return names[token]
-        raise DeclarationError(f"{token!r} is not a number or one of {', '.join(SCRATCH_NAMES)}")
+        raise DeclarationError(f"{_shown(token)} is not a number or one of {', '.join(SCRATCH_NAMES)}")
 
     def product() -> int:
         nonlocal at
@@ -200,9 +220,9 @@ def _evaluate(tokens: list[str], names: dict[str, int]) -> int:
                 value *= atom()
                 continue
             divisor = atom()
-            if divisor == 0:
+            if divisor == 0 and strict:
                 raise ScratchValueError("divides by 0")
-            value //= divisor
+            value = value // divisor if divisor else 0
         return value
 
     def total() -> int:
@@ -215,7 +235,7 @@ def _evaluate(tokens: list[str], names: dict[str, int]) -> int:
 
     value = total()
     if at != len(tokens):
-        raise DeclarationError(f"unexpected {tokens[at]!r}")
-    if value < 0:
+        raise DeclarationError(f"unexpected {_shown(tokens[at])}")
+    if value < 0 and strict:
         raise ScratchValueError(f"is negative ({value})")
     return value

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import PurePath
 
 
 class UnknownVariantError(ValueError):
@@ -100,6 +101,12 @@ class VariantChoice:
     def option(self, key: str) -> str:
         return dict(self.options)[key]
 
+    def short_label(self) -> str:
+        """The label for file names: a file variant's file name without its folders and suffix."""
+        if self.path:
+            return f"{self.name}-{PurePath(self.path).stem}"
+        return self.label()
+
     def label(self) -> str:
         if self.path:
             return f"{self.name}:{self.path}"
@@ -143,7 +150,7 @@ class VariantTable:
         """Parse ``name[:key=value,...]``; raises UnknownVariantError naming the valid choices."""
         name, _, option_text = text.strip().partition(":")
         if self.file_spec is not None and name == self.file_spec.name:
-            return self._file_choice(option_text)
+            return self._file_choice(option_text.strip())
         spec = self.specs.get(name)
         if spec is None:
             valid = ", ".join([*self.specs, *((f"{self.file_spec.name}:PATH",) if self.file_spec else ())])

@@ -69,7 +69,16 @@ def test_every_key():
         (("kernel = k", "grid = tiles", "tile = 0"), "k.cu:3: tile must be a whole number from 1 to 256, not '0'"),
         (("kernel = k", "grid = tiles", "tile = 16.5"), "tile must be a whole number"),
         (("kernel = k", "grid = pixels", "tile = 16"), "k.cu:3: tile applies to grid = tiles"),
-        (("kernel = k", "grid = tiles", "tile = 64"), "k.cu: block 64x64 must have 1 to 1024 threads"),
+        (("kernel = k", "grid = tiles", "tile = 64"), "k.cu:3: a 64-pixel tile needs `// rasterlab: block = N`"),
+        (("kernel = k", "grid = tiles", "tile = \u0661\u0666"), "tile must be a whole number"),  # Arabic-Indic 16
+        (("kernel = k", "grid = pixels", "block = \uff11\uff16x16"), "block must be N or WxH threads"),
+        (("kernel = k", "grid = pixels", "scratch = \u00b2"), "scratch = \u00b2: '\u00b2' is not a number or one of"),
+        (
+            ("kernel = k", "grid = pixels", "scratch = 4*count/(width-1) junk ))"),
+            "scratch = 4*count/(width-1) junk )): unexpected 'junk'",
+        ),
+        (("kernel = k", "grid = pixels", "scratch = 1/0 +"), "ends too early"),
+        (("kernel = k", "grid = pixels", "kernel_name = " + "x" * 500), "unknown key 'kernel_name'"),
         (("kernel = k", "grid = pixels", "block = 33x32"), "k.cu:3: block 33x32 must have 1 to 1024 threads"),
         (("kernel = k", "grid = pixels", "block = 16x16x2"), "block must be N or WxH threads"),
         (("kernel = k", "grid = pixels", "block = -4"), "block must be N or WxH threads"),
@@ -87,6 +96,38 @@ def test_each_mistake_is_one_line_naming_the_file_and_line(lines, message):
     with pytest.raises(DeclarationError) as caught:
         parse_launch(declared(*lines), "k.cu")
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (
+            "extern int x;\n// rasterlab: kernel = k\n// rasterlab: grid = pixels\n",
+            "k.cu:2: a declaration belongs in the comment lines",
+        ),
+        (
+            "// rasterlab: kernel = k\n/*\n// rasterlab: grid = pixels\n*/\n",
+            "k.cu:3: a declaration belongs in the comment",
+        ),
+        (
+            "// rasterlab: kernel = k\n// rasterlab: grid = pixels\n// RasterLab: scratch = 8\n",
+            "k.cu:3: write `// rasterlab",
+        ),
+        (
+            "// rasterlab: kernel = k\n// rasterlab: grid = pixels\n// rasterlab scratch = 8\n",
+            "k.cu:3: write `// rasterlab",
+        ),
+        (
+            "// a form feed \x0c counts as no line\n// rasterlab: kernel = k\n// rasterlab: grid = 4\n",
+            "k.cu:3: grid must be",
+        ),
+    ],
+)
+def test_declarations_out_of_place_or_mistyped_are_refused_where_they_are(text, message):
+    with pytest.raises(DeclarationError) as caught:
+        parse_launch(text, "k.cu")
+    assert message in str(caught.value)
+    assert len(str(caught.value)) < 300
 
 
 def write(path, data: bytes):
@@ -107,6 +148,9 @@ def test_a_careful_read_of_each_bad_file_is_one_line(tmp_path):
     }
     (tmp_path / "folder.cu").mkdir()
     cases[str(tmp_path / "folder.cu")] = "is a folder, not a .cu file"
+    cases["~no-such-user-anywhere/x.cu"] = "no such user's home folder"
+    cases[str(tmp_path / "nul\0name.cu")] = "not a file name (it holds a NUL)"
+    cases[str(tmp_path / "odd\udcffname.cu")] = "its name is not UTF-8"  # a byte as the command line passes it
     os.mkfifo(tmp_path / "pipe.cu")  # opened without blocking: no writer, no hang
     cases[str(tmp_path / "pipe.cu")] = "not a regular file"
     for name, message in cases.items():
@@ -124,13 +168,44 @@ def test_an_unreadable_file(tmp_path):
         read_user_source(str(path))
 
 
+def test_a_byte_order_mark_is_dropped(tmp_path):
+    path = tmp_path / "bom.cu"
+    path.write_bytes(b"\xef\xbb\xbf" + declared("kernel = k", "grid = pixels").encode())
+    source = read_user_source(str(path))
+    assert source.launch.kernel == "k" and not source.text.startswith("\ufeff")
+
+
+def test_a_long_run_of_blank_lines_is_listed_at_once(tmp_path):
+    """The include pattern must not rescan a run of blank lines at every line start (it was
+    quadratic: a file with a million newlines took minutes on the app's main thread)."""
+    path = tmp_path / "blank.cu"
+    path.write_text(declared("kernel = k", "grid = pixels") + "\n" * (MAX_BYTES - 200))
+    calls = []
+    real = includes.__globals__["INCLUDE"]
+
+    class Counting:
+        def findall(self, text):
+            calls.append(len(text))
+            return real.findall(text)
+
+    includes.__globals__["INCLUDE"] = Counting()
+    try:
+        assert includes(read_user_source(str(path))) == []
+    finally:
+        includes.__globals__["INCLUDE"] = real
+    assert calls and real.pattern.startswith("^[ \\t]*#")
+
+
 def test_the_headers_a_file_includes_are_found_for_watching(tmp_path):
     (tmp_path / "mine.cuh").write_text('#include "rasterlab.cuh"\n#include "deeper.cuh"\n')
     (tmp_path / "deeper.cuh").write_text("#pragma once\n")
     kernel = tmp_path / "k.cu"
-    kernel.write_text(declared("kernel = k", "grid = pixels") + '#include "mine.cuh"\n#include "nowhere.cuh"\n')
+    kernel.write_text(
+        declared("kernel = k", "grid = pixels") + '#include "mine.cuh"\n#include "nowhere.cuh"\n#include "k.cu"\n'
+    )
     found = includes(read_user_source(str(kernel)))
     names = [path.name for path in found]
+    assert "k.cu" not in names  # a file that includes itself is not its own header
     assert names[0] == "mine.cuh" and {"rasterlab.cuh", "deeper.cuh", "circle_common.cuh", "block_scan.cuh"} <= set(
         names
     )

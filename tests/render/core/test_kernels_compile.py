@@ -130,3 +130,17 @@ def test_the_user_kernels_compile_with_the_kernels_they_declare(nvcc, tmp_path, 
     assert result.returncode == 0, result.stderr
     compiled = ptx(str(path), {}, tmp_path)
     assert all(f".entry {name}(" in compiled for name in (launch.kernel, launch.binning) if name)
+
+
+def test_the_line_directive_takes_any_file_name(nvcc, tmp_path):
+    """The #line a user's kernel is compiled under names its file as a C string: quotes, backslashes
+    and newlines in the name must not break it (warnings are errors)."""
+    from render.circles.user_kernel import c_string
+
+    name = str(tmp_path / 'my "odd" \\ kernel\nfile.cu')
+    assert c_string(name).endswith('my \\"odd\\" \\\\ kernel?file.cu')
+    wrapped = tmp_path / "wrapped.cu"
+    wrapped.write_text(f'#line 1 "{c_string(name)}"\n' + (SHADER_DIR / "user" / "tile_scan.cu").read_text())
+    command = nvcc_command(str(wrapped), {}, str(tmp_path / "k.cubin"))
+    result = subprocess.run(command + ["-Werror", "all-warnings"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
