@@ -2,7 +2,7 @@
 // helpers the built-in kernels use, so that a correct kernel matches the CPU reference bit for bit
 // (docs/user-kernels.md walks through it).
 //
-// The file declares how it is launched in comment lines at its top, one key each:
+// The file declares how it is launched in its opening comment lines, one key each:
 //   // rasterlab: kernel = NAME             the blend kernel (extern "C", RASTERLAB_BLEND_PARAMS)
 //   // rasterlab: grid = pixels | tiles     a thread per pixel, or a block per square tile
 //   // rasterlab: tile = 16                 pixels per side of a tile (grid = tiles; 1 to 256)
