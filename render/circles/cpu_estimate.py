@@ -9,7 +9,7 @@ import dataclasses
 
 import numpy as np
 
-from render.circles import shading
+from render.circles import flat_blend, shading
 from render.circles.reference import blend_rows, worker_bands, worker_count
 from render.core.sampling import parallel_speedup, seconds_per_item, timed
 from scenes.model import CircleScene
@@ -32,6 +32,7 @@ SECONDS_PER_PIXEL = 1.2e-8
 def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None) -> float:
     """The seconds of one reference frame of ``scene`` at ``size`` x ``size`` with ``workers``
     processes (None: the reference's default); spends about SAMPLE_SECONDS timing."""
+    flat_blend.compile_now()  # a compile is no part of a frame's time
     workers = worker_count(workers)
     bands = worker_bands(scene, size, workers)
     some = min(scene.count, BOUNDS_SAMPLE)

@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from render.circles import band_pool, shading
+from render.circles import band_pool, flat_blend, shading
 from render.core import progress
 from render.core.renderer import Renderer, host_memory
 from scenes.animation import advance
@@ -45,11 +45,13 @@ def clear_image(scene: CircleScene, width: int, height: int) -> np.ndarray:
     return image
 
 
-def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: int) -> None:
+def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: int, compiled: bool = True) -> None:
     """Blend all circles, in index order, into rows [row0, row0 + rows) of the picture.
 
     planes: float32 (4, rows, width), channel-planar RGBA, modified in place. Planar channels keep
-    every NumPy pass over a circle's box contiguous along rows.
+    every NumPy pass over a circle's box contiguous along rows. Flat circles go through the
+    compiled loop of ``flat_blend`` (``compiled`` False: the NumPy passes below, its oracle),
+    snowflakes through the NumPy passes.
     """
     rows, width = planes.shape[1:]
     bounds = shading.pixel_bounds(scene.position, scene.radius, width, full_height)
@@ -61,13 +63,19 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
     snow = scene.shading == "snowflake"
     # A radius past ~1.8e19 squares to inf in float32, as it does in the kernels: it covers everything.
     with np.errstate(over="ignore"):
-        radius2 = (scene.radius * scene.radius)[visible].tolist()
-    pos = scene.position[visible].tolist()
-    box = bounds[visible].tolist()
+        radius2 = (scene.radius * scene.radius)[visible]
     # P = a*C + (1-a)*P, evaluated as (1-a)*P then + a*C: the same two roundings.
-    alpha_color = (shading.FLAT_ALPHA * scene.color)[visible][:, :, None, None]
+    alpha_color = (shading.FLAT_ALPHA * scene.color)[visible]
     one_minus = f32(1) - shading.FLAT_ALPHA
     tick = progress.ticker(len(visible))
+    if compiled and not snow:
+        position = np.ascontiguousarray(scene.position[visible])
+        centers = (centers_x, np.ascontiguousarray(centers_y))
+        flat = (one_minus, shading.FLAT_ALPHA)
+        flat_blend.blend_flat(planes, bounds[visible], position, radius2, alpha_color, centers, *flat, tick)
+        tick(len(visible))
+        return
+    pos, box, radius2_of = scene.position[visible].tolist(), bounds[visible].tolist(), radius2.tolist()
     for k, index in enumerate(visible.tolist()):
         tick(k)
         x0, x1, y0, y1 = box[k]
@@ -76,7 +84,7 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
         dy = centers_y[y0:y1] - py
         with np.errstate(over="ignore"):  # far centres square to inf, as in the kernels
             dist2 = dx * dx + (dy * dy)[:, None]
-        covered = dist2 <= radius2[k]
+        covered = dist2 <= radius2_of[k]
         rgb = planes[:3, y0:y1, x0:x1]
         if snow:
             color, alpha = shading.snowflake_rgba(dist2, scene.radius[index], f32(pz))
@@ -85,7 +93,7 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
         else:
             alpha = shading.FLAT_ALPHA
             np.multiply(rgb, one_minus, out=rgb, where=covered)
-            np.add(rgb, alpha_color[k], out=rgb, where=covered)
+            np.add(rgb, alpha_color[k][:, None, None], out=rgb, where=covered)
         np.add(planes[3, y0:y1, x0:x1], alpha, out=planes[3, y0:y1, x0:x1], where=covered)
     tick(len(visible))
 
@@ -127,6 +135,7 @@ class ReferenceRenderer(Renderer):
         self.workers = workers
 
     def load(self, scene: CircleScene, width: int, height: int) -> None:
+        flat_blend.compile_now()  # the first time a few seconds (then Numba's cache): not in a frame
         with host_memory(f"{scene.name} ({scene.count} circles) at {width}x{height}"):
             self.scene = scene.copy()
             self.width, self.height = width, height

@@ -273,3 +273,29 @@ def _click_at(app, x, y, ctrl=False):
 def click_at():
     """``click_at(app, x, y, ctrl=False)``: a left click at window pixel (x, y)."""
     return _click_at
+
+
+# The CPU reference's frames of the built-in scenes take about a second at the app's test sizes: a
+# question from this many seconds on makes them ask as slow changes do, wherever the machine stands.
+QUICK_QUESTION_SECONDS = 0.2
+
+
+@pytest.fixture
+def quick_questions(monkeypatch):
+    """The slow-change question asked from QUICK_QUESTION_SECONDS on (returned)."""
+    monkeypatch.setattr("app.slow_changes.CPU_WARN_SECONDS", QUICK_QUESTION_SECONDS)
+    return QUICK_QUESTION_SECONDS
+
+
+@pytest.fixture
+def slow_scene_file(tmp_path):
+    """A scene file whose CPU frame takes seconds however little a circle costs: 5,000 circles over
+    the whole picture, 5,000 blends a pixel (1.3 billion at 512x512, about 2 s). Its path."""
+    from scenes.files import save_scene
+    from scenes.model import CircleScene, empty_arrays
+
+    arrays = empty_arrays(5000)
+    arrays["position"][:] = (0.5, 0.5, 0.5)
+    arrays["radius"][:] = 1.0
+    arrays["color"][:] = np.linspace(0, 1, 15000, dtype=np.float32).reshape(5000, 3)
+    return str(save_scene(CircleScene("slow", **arrays), tmp_path / "slow.npz"))

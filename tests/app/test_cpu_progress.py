@@ -104,10 +104,10 @@ def test_closing_gives_up_a_long_frame_at_once(tmp_path):
     assert time.monotonic() - started < 2.5
 
 
-def test_a_slow_resolution_asks_and_cancel_keeps_the_size(session):
+def test_a_slow_resolution_asks_and_cancel_keeps_the_size(session, quick_questions):
     assert session.select_scene("rand1M", confirmed=True)
     assert not session.set_size(512)
-    assert session.pending.what == "rand1M at 512x512" and session.pending.seconds > 3
+    assert session.pending.what == "rand1M at 512x512" and session.pending.seconds > quick_questions
     assert session.pending.question().startswith("rand1M at 512x512 takes about ")
     session.cancel_pending()
     assert session.pending is None and session.settings.size == 256 and session.renderer.width == 256
@@ -115,7 +115,7 @@ def test_a_slow_resolution_asks_and_cancel_keeps_the_size(session):
     assert session.confirm_pending() and session.settings.size == 512 and session.pending is None
 
 
-def test_fit_to_window_asks_once_per_size_it_wants(session):
+def test_fit_to_window_asks_once_per_size_it_wants(session, quick_questions):
     assert session.select_scene("rand1M", confirmed=True)
     assert not session.fit_size(700) and session.pending.what == "rand1M at 700x700"
     asked, started = session.pending, time.monotonic()
@@ -134,7 +134,7 @@ def test_fit_to_window_asks_once_per_size_it_wants(session):
     assert session.confirm_pending() and session.settings.size == 800
 
 
-def test_a_slow_seed_asks_and_cancel_keeps_seed_and_scene(session):
+def test_a_slow_seed_asks_and_cancel_keeps_seed_and_scene(session, quick_questions):
     assert session.select_scene("rand1M", confirmed=True)
     positions = session.scene.position.copy()
     assert not session.set_seed(7)

@@ -68,16 +68,16 @@ def dimmed(pixels):
     return np.round(np.asarray(pixels, np.float64) * (1 - DIM))
 
 
-def test_the_last_frame_dims_under_a_label_while_a_slow_frame_renders(open_app, run_until_shown):
+def test_the_last_frame_dims_under_a_label_while_a_slow_frame_renders(open_app, run_until_shown, slow_scene_file):
     app = open_app("rgb")
     before = shown_frame(app, run_until_shown(app))
     assert np.array_equal(before, to_rgb8(app.session.host_image()))
-    assert app.session.select_scene("rand100k", confirmed=True)  # seconds on the CPU
+    assert app.session.select_scene(slow_scene_file, confirmed=True)  # seconds on the CPU
     during = shown_frame(app, screen_while_rendering(app))
     corner = slice(0, 150)  # the label is centred: the corners show the old frame alone
     assert np.abs(during[corner, corner].astype(int) - dimmed(before[corner, corner])).max() <= 2
     state = app.session.cpu.progress
-    assert state.lines()[0] == f"rendering rand100k, 100,000 circles, {SIZE}x{SIZE}, frame 0 on the CPU"
+    assert state.lines()[0] == f"rendering {app.session.scene.name}, 5,000 circles, {SIZE}x{SIZE}, frame 0 on the CPU"
     # The label: white text on a dark box in the middle of the dimmed frame (rgb's white dims to 115).
     middle = during[SIZE // 2 - 20 : SIZE // 2 + 20, SIZE // 4 : 3 * SIZE // 4]
     assert middle.max() >= 240 and np.mean(middle.max(axis=2) < 60) > 0.5
@@ -85,8 +85,8 @@ def test_the_last_frame_dims_under_a_label_while_a_slow_frame_renders(open_app, 
     assert np.array_equal(after, to_rgb8(app.session.host_image()))  # the new frame, not dimmed
 
 
-def test_first_launch_labels_the_empty_view(open_app, run_until_shown):
-    app = open_app("rand100k")
+def test_first_launch_labels_the_empty_view(open_app, run_until_shown, slow_scene_file):
+    app = open_app(slow_scene_file)
     screen = screen_while_rendering(app)
     x, _, width, height = app.view_rect()
     strip = (slice(2, 16), slice(x + 5, x + width - 5))  # above where the frame will be: background
@@ -155,7 +155,7 @@ def answer(app, prompt, button):
     return asked
 
 
-def test_slider_seed_and_count_ask_first_and_cancel_restores(open_app, prompt, run_until_shown):
+def test_slider_seed_and_count_ask_first_and_cancel_restores(open_app, prompt, run_until_shown, quick_questions):
     app = open_app("rgb")
     run_until_shown(app)
     session, panel = app.session, app.panel
@@ -180,7 +180,7 @@ def test_slider_seed_and_count_ask_first_and_cancel_restores(open_app, prompt, r
     assert session.settings.sphere_count == 1024 and panel.count_edit == 1024 and session.scene.count == 1024
 
 
-def test_fit_to_window_asks_once_and_cancel_keeps_the_size(open_app, prompt, run_until_shown):
+def test_fit_to_window_asks_once_and_cancel_keeps_the_size(open_app, prompt, run_until_shown, quick_questions):
     app = open_app("rgb")
     run_until_shown(app)
     assert app.session.select_scene("rand1M", confirmed=True)

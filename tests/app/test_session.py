@@ -96,11 +96,11 @@ def test_unknown_variant_is_rejected_with_the_valid_names(session):
     assert session.variant.label() == "tile-scan:scan=blelloch,test=box,tile=32"
 
 
-def test_slow_cpu_scene_waits_for_confirmation(session, monkeypatch):
-    # The estimate divides by the cores; two cores (CI's) make rand1M slow at any test size.
+def test_slow_cpu_scene_waits_for_confirmation(session, monkeypatch, quick_questions):
+    # The estimate divides by the cores; two cores (CI's) make rand1M slow, by the quick threshold, at any size.
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert not session.select_scene("rand1M")
-    assert session.pending.what.startswith("rand1M at ") and session.pending.seconds > 3
+    assert session.pending.what.startswith("rand1M at ") and session.pending.seconds > quick_questions
     assert session.scene.name == "rgb"
     assert session.select_scene("rand1M", confirmed=True) and session.pending is None
 

@@ -1,7 +1,9 @@
 """The CPU reference circle renderer: the cleared background, the inclusive pixel test and clamped
 pixel boxes, blending in index order, row 0 at the bottom, unclamped colours, the snowflake ramp,
-parallel bands equal to one serial pass, worker processes (and their forkserver) that ignore Ctrl-C,
-SIGTERM and SIGHUP from their start, and a frame that ends its workers whatever state they are in."""
+the compiled flat blend equal bit for bit to the NumPy passes (its oracle) on every flat scene and
+the edge scenes, in bands too, and given up between its runs, parallel bands equal to one serial
+pass, worker processes (and their forkserver) that ignore Ctrl-C, SIGTERM and SIGHUP from their
+start, and a frame that ends its workers whatever state they are in."""
 
 import multiprocessing
 import os
@@ -13,12 +15,13 @@ import time
 import numpy as np
 import pytest
 
+from render.circles import flat_blend
 from render.circles.band_pool import END_SECONDS
-from render.circles.reference import ReferenceRenderer, clear_image, render_reference
+from render.circles.reference import ReferenceRenderer, blend_rows, clear_image, render_reference
 from render.circles.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
 from render.core import progress
 from render.core.renderer import RendererUnavailable, render_frame
-from scenes.builtin import build_scene
+from scenes.builtin import SCENE_NAMES, build_scene
 from scenes.model import CircleScene, empty_arrays
 
 f32 = np.float32
@@ -95,6 +98,59 @@ def test_pixel_bounds_clamp():
     bounds = pixel_bounds(np.float32([[-0.5, 0.5, 0], [0.5, 0.5, 0]]), np.float32([0.1, 0.01]), 100, 100)
     assert bounds[0].tolist() == [0, 0, 40, 61]  # off screen to the left: empty x range
     assert bounds[1].tolist() == [49, 52, 49, 52]
+
+
+MOST_CIRCLES = 30_000  # the NumPy passes take tens of microseconds a circle: larger scenes are cut to this
+
+
+def blended(scene, size, compiled, row0=0, rows=None):
+    """Rows [row0, row0 + rows) of ``scene`` at size x size, blended over the cleared picture's."""
+    rows = size - row0 if rows is None else rows
+    planes = np.ascontiguousarray(np.moveaxis(clear_image(scene, size, size), -1, 0)[:, row0 : row0 + rows])
+    blend_rows(scene, planes, row0, size, compiled=compiled)
+    return planes
+
+
+def first_circles(scene, count):
+    arrays = {key: getattr(scene, key)[:count].copy() for key in ("position", "velocity", "color", "radius")}
+    return CircleScene(scene.name, **arrays, shading=scene.shading, background=scene.background)
+
+
+@pytest.mark.parametrize("size", [97, 256])
+@pytest.mark.parametrize("name", SCENE_NAMES)
+def test_the_compiled_blend_equals_the_numpy_passes(name, size):
+    scene = build_scene(name)
+    if scene.shading != "flat":
+        pytest.skip("snowflakes blend through the NumPy passes themselves")
+    scene = first_circles(scene, MOST_CIRCLES)
+    compiled, passes = blended(scene, size, True), blended(scene, size, False)
+    assert np.array_equal(compiled.view(np.uint32), passes.view(np.uint32))  # bit for bit, NaN or not
+
+
+def test_the_compiled_blend_equals_the_numpy_passes_in_a_band_and_on_the_edge_scenes(edge_scenes):
+    for make in edge_scenes.values():
+        scene = make()
+        if scene.shading != "flat":
+            continue
+        for size, row0, rows in ((257, 0, 257), (257, 37, 50), (1000, 990, 10)):
+            compiled, passes = blended(scene, size, True, row0, rows), blended(scene, size, False, row0, rows)
+            assert np.array_equal(compiled.view(np.uint32), passes.view(np.uint32)), (scene.name, size, row0)
+
+
+def test_a_frame_given_up_stops_the_compiled_blend_between_its_runs(monkeypatch):
+    monkeypatch.setattr(flat_blend, "RUN_PIXELS", 1 << 12)  # a run a circle or so: many runs
+    scene = first_circles(build_scene("rand10k"), 2000)
+    reports = []
+
+    def listen(fraction):
+        reports.append(fraction)
+        if len(reports) == 2:
+            raise _GivenUp
+
+    monkeypatch.setattr(progress, "REPORT_SECONDS", 0.0)
+    with pytest.raises(_GivenUp), progress.reporting(listen):
+        blended(scene, 256, True)
+    assert 0 < reports[-1] < 0.01  # stopped at the second run, not at the end
 
 
 @pytest.mark.parametrize("name", ["rand10k", "snowsingle"])

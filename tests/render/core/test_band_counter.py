@@ -27,7 +27,7 @@ def _circles(name, size, workers):
 
 FRAMES = {
     "circles in one thread": (_circles("rand10k", 256, 1), progress.SERIAL_BANDS),
-    "circles in 2 workers": (_circles("rand100k", 256, 2), 8),  # 4 bands per worker
+    "circles in 2 workers": (_circles("rand100k", 1024, 2), 8),  # 4 bands per worker; about a second
     "spheres classic": (lambda: trace_reference(random_spheres(300, 1), 128), progress.SERIAL_BANDS),
     "spheres shaded": (lambda: shade_reference(random_spheres(300, 1), 64, ShadeSettings()), progress.SERIAL_BANDS),
 }
@@ -61,8 +61,8 @@ def test_the_parallel_frame_is_for_many_circles():
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_another_thread_sees_the_bands_go_up_one_by_one(workers):
-    scene = build_scene("rand100k" if workers > 1 else "rand10k", 0)
-    size = 512  # a second or two, so that bands finish between two looks
+    scene = build_scene("rand100k" if workers > 1 else "biglittle", 0)
+    size = 1024  # a second or more, so that bands finish between two looks
     counter = progress.BandCounter()
     seen: list[progress.Bands] = []
 
