@@ -5,7 +5,9 @@ ignored here, before the renderer is loaded: the forkserver starts with them blo
 (``band_pool.worker_context``) and every worker it starts inherits the ignoring, from its first
 instant. A worker the signal killed would turn the command's one line about the stop into a failed
 frame (or, while it started, a traceback); the command stops its workers through a flag instead.
-The renderer's modules are loaded, and its compiled blend built, here once, not in each worker.
+The renderer's modules are loaded here once, not in each worker; each worker loads the compiled
+blend from Numba's cache, which the command's own load wrote (a compile here, started while a stop
+came, held the command's exit).
 """
 
 import signal
@@ -17,7 +19,4 @@ for stop in SIGNALS:
 # Ignored first, so that a stop which arrived while they were blocked is dropped, not delivered.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 
-import render.circles.flat_blend  # noqa: E402
 import render.circles.reference  # noqa: E402, F401
-
-render.circles.flat_blend.compile_now()  # once, here: every worker starts with it compiled
