@@ -85,8 +85,9 @@ class KernelFileWatch:
             self._label, self.log, self.error = variant.label(), "", ""
             self._watch(Path(variant.path).expanduser().resolve(), None)
             return False
-        if stamps(self.files) != self._stamps:
-            self._stamps = stamps(self.files)
+        now_stamps = stamps(self.files)
+        if now_stamps != self._stamps:
+            self._stamps = now_stamps
             self._job_for = self._label
             self._job = self._pool.submit(self._build, variant.path)
         return False
@@ -98,9 +99,12 @@ class KernelFileWatch:
             return False  # the variant changed meanwhile
         try:
             source = job.result()[0]
-        except RendererUnavailable as error:
-            self.error, self.log = str(error), getattr(error, "log", "") or str(error)
-            session.status = f"{error}; the previous build keeps drawing"
+        except Exception as failure:  # a build's failure in its thread, whatever it raised, is never the window's
+            said = str(failure)
+            if not isinstance(failure, RendererUnavailable):
+                said = f"file:{session.variant.path}: the build failed: {failure}"
+            self.error, self.log = said, getattr(failure, "log", "") or said
+            session.status = f"{said}; the previous build keeps drawing"
             return False
         self._watch(source.path, source)
         if not session.set_variant(session.variant):

@@ -91,6 +91,19 @@ def test_a_build_that_fails_keeps_the_previous_one_and_its_log(kernel):
     watch.close()
 
 
+def test_a_build_that_raises_anything_else_is_its_failure_not_the_windows(kernel):
+    def broken(path):
+        raise OSError("the disk went away")
+
+    watch, session = KernelFileWatch(build=broken, headers=includes), FakeSession(kernel)
+    watch.poll(session)
+    edit(kernel, KERNEL + "// edit\n")
+    poll_until(watch, session, lambda: bool(watch.error))
+    assert watch.error == f"file:{kernel}: the build failed: the disk went away" and not session.loads
+    assert session.status.endswith("the previous build keeps drawing")
+    watch.close()
+
+
 def test_a_variant_changed_during_the_build_drops_it(kernel):
     def slow(path):
         time.sleep(0.3)
