@@ -124,3 +124,15 @@ def ranges(monkeypatch):
     monkeypatch.setattr(cupy_nvtx, "RangePop", lambda: calls.append(("pop",)))
     yield calls
     nvtx.set_nvtx(False)
+
+
+# The CPU reference's frames of the built-in scenes take about a second at the app's test sizes: a
+# question from this many seconds on makes them ask as slow changes do, wherever the machine stands.
+QUICK_QUESTION_SECONDS = 0.2
+
+
+@pytest.fixture
+def quick_questions(monkeypatch):
+    """The slow-change question asked from QUICK_QUESTION_SECONDS on (returned)."""
+    monkeypatch.setattr("app.slow_changes.CPU_WARN_SECONDS", QUICK_QUESTION_SECONDS)
+    return QUICK_QUESTION_SECONDS

@@ -275,18 +275,6 @@ def click_at():
     return _click_at
 
 
-# The CPU reference's frames of the built-in scenes take about a second at the app's test sizes: a
-# question from this many seconds on makes them ask as slow changes do, wherever the machine stands.
-QUICK_QUESTION_SECONDS = 0.2
-
-
-@pytest.fixture
-def quick_questions(monkeypatch):
-    """The slow-change question asked from QUICK_QUESTION_SECONDS on (returned)."""
-    monkeypatch.setattr("app.slow_changes.CPU_WARN_SECONDS", QUICK_QUESTION_SECONDS)
-    return QUICK_QUESTION_SECONDS
-
-
 @pytest.fixture
 def slow_scene_file(tmp_path):
     """A scene file whose CPU frame takes seconds however little a circle costs: 5,000 circles over

@@ -30,11 +30,13 @@ def test_ten_million_circles_load_exactly(ten_million):
         assert np.array_equal(getattr(scene, field), array), field
 
 
-def test_ten_million_circles_wait_for_confirmation_on_the_cpu(ten_million, tmp_path):
+def test_ten_million_circles_wait_for_confirmation_on_the_cpu(ten_million, tmp_path, quick_questions):
+    # The compiled reference blends ten million small circles in about 4 s on a 2-core machine: near
+    # the question's own threshold, so the test asks from a threshold it is sure to pass.
     session = Session(Settings(scene="rgb", size=256, export_folder=str(tmp_path)), backend="cpu")
     try:
         assert not session.select_scene(str(ten_million[0]))
-        assert session.pending is not None and session.pending.seconds > 3
+        assert session.pending is not None and session.pending.seconds > quick_questions
         assert session.scene.name == "rgb" and session.scene_name == "rgb"
     finally:
         session.close()
