@@ -148,9 +148,9 @@ class CircleKind:
         size = request.size or limits.BENCH_DEFAULT_SIZE
         frames = request.frames or limits.BENCH_DEFAULT_FRAMES
         runs = request.runs or limits.BENCH_DEFAULT_RUNS
-        rows = bench.run_bench(scenes, request.variants, size, frames, runs, progress)
-        figures = (gpu_name(), size, request.seed, frames, runs)
-        return BenchOutcome(bench.table_lines(rows, *figures), bench.payload(rows, *figures))
+        device, rows = bench.run_bench(scenes, request.variants, size, frames, runs, progress)
+        figures = (device, rows, gpu_name(), size, request.seed, frames, runs)
+        return BenchOutcome(bench.table_lines(*figures), bench.payload(*figures))
 
 
 CIRCLES = CircleKind()

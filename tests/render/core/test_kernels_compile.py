@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from render.circles import constants as circle_constants
+from render.circles import floor
 from render.circles.measures import measuring_defines
 from render.circles.user_file import read_user_source
 from render.circles.variants import SORT_KEYS, SORT_SOURCES
@@ -43,6 +44,7 @@ def builds():
     for source in SORT_SOURCES:
         for keys in SORT_KEYS:
             yield source, {**circle_constants.CUDA_DEFINES, **keys}
+    yield floor.SOURCE, dict(circle_constants.CUDA_DEFINES)  # bench's floors
 
 
 def blend_builds():
@@ -70,7 +72,8 @@ def nvcc():
 
 
 def test_every_source_is_built():
-    """No .cu file escapes the compile test: each is a table row's, a kind's support or the display's."""
+    """No .cu file escapes the compile test: each is a table row's, a kind's support, the display's or
+    the bench's."""
     assert {source for source, _ in BUILDS} == {p.name for p in SHADER_DIR.glob("*.cu")}
 
 
@@ -109,6 +112,30 @@ def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, def
         assert result.returncode == 0, result.stderr
         measured = ptx(source, {**defines, define: 1}, tmp_path)
         assert MEASURED[define] in measured and (define != "BLOCK_CYCLES" or "%clock64" in measured)
+
+
+def pair_instructions(ptx_text: str, kernel: str) -> list[str]:
+    """The opcodes of ``kernel`` between its pixel's load and store, memory, moves and branches left out."""
+    body = ptx_text[ptx_text.index(f".entry {kernel}(") :]
+    lines = [line.strip() for line in body[: body.index("\n}\n")].splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("ld.global"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("st.global"))
+    opcodes = [line.split()[0] for line in lines[start + 1 : end] if line and not line.startswith(("//", "$", "@"))]
+    return [op for op in opcodes if not op.startswith(("ld.", "st.", "mov.", "bra"))]
+
+
+@pytest.mark.parametrize("shading", ["flat", "snowflake"])
+def test_the_floors_pair_instructions_are_the_kernels(nvcc, tmp_path, shading):
+    """floor.PAIR_INSTRUCTIONS counts what shaders/floor.cu's pair kernels compile to, and those hold
+    the coverage test and a blend (the fused one for flat circles, whose alpha is 1/2)."""
+    compiled = ptx(floor.SOURCE, dict(circle_constants.CUDA_DEFINES), tmp_path)
+    opcodes = pair_instructions(compiled, f"pair_{shading}")
+    assert len(opcodes) == floor.PAIR_INSTRUCTIONS[shading], opcodes
+    assert opcodes[:6] == [
+        f"{op}.f32" for op in ("sub.rn.ftz", "mul.rn.ftz", "sub.rn.ftz", "mul.rn.ftz", "add.rn.ftz")
+    ] + ["setp.gtu.ftz.f32"]
+    fused = [op for op in opcodes if op.startswith("fma.")]
+    assert len(fused) == (3 if shading == "flat" else 4)  # the flat blend's channels, or expf's steps
 
 
 USER_KERNELS = sorted((SHADER_DIR / "user").glob("*.cu")) + sorted((ROOT / "docs" / "user-kernels").glob("*.cu"))

@@ -15,6 +15,7 @@ import render.spheres.bench as sphere_bench
 import render.spheres.check as sphere_check
 import render.spheres.cuda
 from app.cli import main
+from render.circles.floor import DeviceLimits
 from render.circles.reference import ReferenceRenderer
 from render.core.renderer import RendererUnavailable
 from render.spheres.constants import MAX_CONSTANT_SPHERES
@@ -78,6 +79,7 @@ class TimedStandIn:
     """What ``bench`` reads of a CUDA renderer, with per-frame times scripted per run."""
 
     resolved = type("Choice", (), {"label": lambda self: "tile-warp:pixels=2"})()
+    animated = False
 
     def stage_times_ms(self):
         return {"clear": 0.01, "advance": 0.0, "binning": 0.02, "blending": 0.03}
@@ -102,35 +104,37 @@ def test_circle_bench_keeps_the_best_run_and_writes_its_figures(capsys, monkeypa
         return TimedStandIn(), totals, [TimedStandIn().stage_times_ms()] * len(totals)
 
     monkeypatch.setattr(circle_bench, "time_run", time_run)
-    monkeypatch.setattr(circle_bench, "fp32_peak_flops", lambda: 8e12)
+    limits = DeviceLimits(issue_per_s=1e13, bytes_per_s=1e12, protocol_ms={1: 0.01, 2: 0.02})
+    monkeypatch.setattr(circle_bench, "measure_device_limits", lambda runs: limits)
     monkeypatch.setattr("cupy.get_default_memory_pool", lambda: PoolStandIn())
     target = tmp_path / "bench.json"
     args = ["bench", "--scenes", "rgb", "--variants", "auto", "--frames", "2", "--runs", "3", "--json", str(target)]
     code, lines = run(capsys, *args)
     assert code == 0
-    assert lines[0] == "Fake GPU, 1024x1024, seed 0, frames 0-1, best of 3"
-    # 1e9 pairs x 8 FLOPs at 8 TFLOP/s is 1 ms; the best run is 1.5 ms.
-    assert lines[3].split() == [
-        "rgb",
-        "auto",
-        "1.500",
-        "0.094",
-        "0.010",
-        "0.000",
-        "0.020",
-        "0.030",
-        "1.0000",
-        "1.5",
-        "3.0",
+    assert lines[:2] == [
+        "Fake GPU, 1024x1024, seed 0, frames 0-1, best of 3",
+        "floors from 10.0e12 thread-instructions/s, 1000 GB/s copy, protocol 10.0 us with 1 launch, "
+        "20.0 us with 2 launches a frame",
+    ]
+    # 1e9 flat pairs x 10 instructions at 1e13 a second is 1 ms; rgb's 3 circles and the float4
+    # image, 16,777,300 bytes at 1e12 B/s, 0.0168 ms; one launch a frame, 0.01 ms; the best run 1.5 ms.
+    assert lines[4].split() == [
+        *("rgb", "auto", "1.500", "0.094", "0.073"),
+        *("0.010", "0.000", "0.020", "0.030"),
+        *("1.0000", "0.0168", "0.0100", "1.0100", "1.5", "3.0"),
     ]
     assert lines[-1] == f"wrote {target}"
-    row = json.loads(target.read_text())["rows"][0]
-    assert (row["resolved"], row["total_ms"], row["floor_ratio"], row["pool_mib"]) == (
+    figures = json.loads(target.read_text())
+    assert figures["limits"] == {"issue_per_s": 1e13, "bytes_per_s": 1e12, "protocol_ms": {"1": 0.01, "2": 0.02}}
+    row = figures["rows"][0]
+    assert (row["resolved"], row["total_ms"], row["pool_mib"], row["target_ms"]) == (
         "tile-warp:pixels=2",
         1.5,
-        1.5,
         3.0,
+        0.073,
     )
+    floor = {"compute_ms": 1.0, "memory_ms": 0.0167773, "protocol_ms": 0.01, "total_ms": 1.01}
+    assert row["floor"] == pytest.approx(floor) and row["floor_ratio"] == pytest.approx(1.5 / 1.01)
 
 
 class SphereGpuStandIn:

@@ -35,12 +35,19 @@ def circle_stand_ins(monkeypatch):
 
     def bench_one(scene, variant, size, frames, runs):
         if variant.startswith("tile-sort"):
-            return BenchRow(scene.name, variant, variant, None, {}, 0.0, 0, 0.0, "no room (stand-in)")
+            return BenchRow(scene.name, variant, variant, None, {}, None, 0, 0.0, "no room (stand-in)")
         total = {"per-pixel": 9.0, "tile-scan": 3.0, "tile-warp": 1.0, "auto": 1.5, "file": 2.0}[variant.split(":")[0]]
         total += 0.01 * len(variant)  # distinct times, so the order is certain
         stages = {"clear": 0.0, "advance": 0.0, "binning": total / 4, "blending": total / 2}
         return BenchRow(
-            scene.name, variant, "tile-warp:bins=on,tile=32" if variant == "auto" else variant, total, stages, 0, 0, 0
+            scene.name,
+            variant,
+            "tile-warp:bins=on,tile=32" if variant == "auto" else variant,
+            total,
+            stages,
+            None,
+            0,
+            0,
         )
 
     def gpu_image(scene, variant, size, frame):
