@@ -15,6 +15,7 @@ import contextlib
 import os
 import sys
 
+from app.circle_timing import CIRCLE_TIMING_COMMANDS
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
@@ -65,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
     set_nvtx(getattr(args, "nvtx", False))
     try:
-        return COMMANDS[args.action](args)
+        return (COMMANDS | CIRCLE_TIMING_COMMANDS)[args.action](args)
     except NoGpu as error:
         note(f"error: {error}")
         return 3

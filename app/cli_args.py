@@ -285,6 +285,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--seed", type=seed, help=SEED_HELP)
     # No default in the parser: the sphere check refuses it, so it is None unless given.
     _number(check, "--frame", limits.ANIMATED_FRAME, "circles: frame k, after k+1 advances", shown="default 0")
+    check.add_argument(
+        "--against",
+        metavar="VARIANT",
+        help="circles: compare with this variant's frame instead of the CPU reference's, where the reference "
+        "would take too long (best one that bins another way: tile-sort against tile-warp)",
+    )
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 
     add_timing_commands(sub)

@@ -1,4 +1,4 @@
-"""The command line's timing commands: ``bench``, ``sortbench`` and ``race``."""
+"""The command line's timing commands: ``bench``, ``sortbench``, ``scale`` and ``race``."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from app.cli_args import (
     _within,
     output_name,
 )
-from render.circles import sort_bench
+from render.circles import scale, sort_bench
 from render.core import limits
 from render.kinds import DEFAULT_KIND
 
 
 def add_timing_commands(sub) -> None:
-    """Add ``bench``, ``sortbench`` and ``race`` to the subcommands ``sub``."""
+    """Add ``bench``, ``sortbench``, ``scale`` and ``race`` to the subcommands ``sub``."""
     png, json_file = output_name(".png"), output_name(".json")
     bench = _subcommand(sub, "bench", "time variants with the CS149 protocol and CUDA events")
     bench.add_argument("--renderer", choices=RENDERERS, default=DEFAULT_KIND, help=f"default: {DEFAULT_KIND}")
@@ -66,6 +66,8 @@ def add_timing_commands(sub) -> None:
     sortbench.add_argument("--chart", type=png, help="also draw keys/s and extra memory against the key count")
     sortbench.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
+    add_scale_command(sub, png, json_file)
+
     race = _subcommand(
         sub, "race", "every configuration of a renderer on one scene, timed and checked, fastest first, with a chart"
     )
@@ -91,3 +93,36 @@ def add_timing_commands(sub) -> None:
     race.add_argument("--chart", type=png, help="also draw the race as a PNG: a bar per variant, its stages stacked")
     race.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     race.add_argument("--nvtx", action="store_true", help=NVTX_HELP)
+
+
+def add_scale_command(sub, png, json_file) -> None:
+    scaling = _subcommand(
+        sub,
+        "scale",
+        "time auto and read its peak device memory as circles and pixels grow, on two families of random scenes",
+    )
+    counts = " ".join(map(str, scale.SCALE_COUNTS))
+    _number(scaling, "--counts", limits.SCALE_COUNT, "circle counts", shown=f"default {counts}", nargs="+")
+    sizes = " ".join(map(str, scale.SCALE_SIZES))
+    _number(scaling, "--sizes", limits.RENDER_SIZE, "image sizes", shown=f"default {sizes}", nargs="+")
+    scaling.add_argument(
+        "--families",
+        nargs="+",
+        choices=scale.FAMILIES,
+        help=f"fixed: radius {scale.FIXED_RADIUS} of the picture, depth grows; depth: the radius shrinks so the "
+        f"mean depth stays {scale.MEAN_DEPTH:g} (default: both)",
+    )
+    _number(scaling, "--frames", limits.BENCH_FRAMES, "timed frames a run", shown=f"default {scale.SCALE_FRAMES}")
+    _number(scaling, "--runs", limits.BENCH_RUNS, "runs, the best kept", shown=f"default {scale.SCALE_RUNS}")
+    _number(scaling, "--seed", limits.SEED, "scene seed", 0)
+    scaling.add_argument(
+        "--against",
+        metavar="VARIANT",
+        help=f"the variant whose frame 0 auto's must equal (default {scale.AGAINST}, which bins by a global sort)",
+    )
+    scaling.add_argument(
+        "--save-scenes", metavar="FOLDER", help="save each scene there as FAMILY-COUNT.npz, and time it read back"
+    )
+    scaling.add_argument("--json", type=json_file, help="also write every figure to this JSON file")
+    scaling.add_argument("--chart", type=png, help="also draw time and peak memory against the count, log-log")
+    scaling.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)

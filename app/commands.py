@@ -1,5 +1,6 @@
-"""The commands behind ``render``, ``record``, ``check``, ``bench``, ``gui`` and ``scene save``. Each
-asks the renderer kind named by ``--renderer`` (``render.kinds``) for what differs between renderers."""
+"""The commands behind ``render``, ``record``, ``check``, ``bench``, ``race``, ``gui`` and ``scene
+save`` (the circle renderer's own timing commands are in ``app.circle_timing``). Each asks the renderer
+kind named by ``--renderer`` (``render.kinds``) for what differs between renderers."""
 
 from __future__ import annotations
 
@@ -41,7 +42,6 @@ def choose_backend(requested: str | None) -> str:
     if requested == "cpu" or problem:
         note("backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")"))
         return "cpu"
-    from render.core.gpu import gpu_name
 
     note(f"backend: cuda ({gpu_name()})")
     return "cuda"
@@ -110,6 +110,15 @@ def _variant(kind: RendererKind, text: str) -> VariantChoice:
         return kind.variants.parse(text)
     except UnknownVariantError as error:
         raise UsageError(str(error)) from None
+
+
+def _without(kind: RendererKind, variants: list[str], against: str, explicit: bool) -> list[str]:
+    """``variants`` less the one ``check --against`` compares with (itself would pass for nothing):
+    refused when named on purpose, dropped from the default list."""
+    same = [name for name in variants if kind.variants.parse(name).label() == against]
+    if same and explicit:
+        raise UsageError(f"--against {against} is also in --variants: it would be compared with itself")
+    return [name for name in variants if name not in same]
 
 
 def _frame_of(scene, frame: int, animated: bool) -> int:
@@ -210,12 +219,15 @@ def cmd_record(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     kind = _kind_of(args)
     _refuse_options(args, CHECK_OPTIONS, kind.check_options, "check ")
+    against = _variant(kind, args.against).label() if args.against else None
     variants = _variants(kind, args.variants)
+    if against:
+        variants = _without(kind, variants, against, explicit=args.variants is not None)
     for name in args.scenes or ():
         kind.scene_loader(name, args.seed, None)  # an unknown name fails now, before the GPU is asked
     look = _look(args, kind)
     _require_gpu("check, which runs the CUDA variants,")
-    request = CheckRequest(args.scenes, variants, args.size, args.seed, args.frame, look)
+    request = CheckRequest(args.scenes, variants, args.size, args.seed, args.frame, look, against)
     with step_bar("check") as bar:
         outcome = kind.check(request, bar.write, bar.progress)
     print(outcome.summary)
@@ -264,35 +276,6 @@ def cmd_race(args: argparse.Namespace) -> int:
     with step_bar("race") as bar:
         outcome = kind.race(request, bar.progress)
     return _print_outcome(outcome, args, placements)
-
-
-def cmd_sortbench(args: argparse.Namespace) -> int:
-    """tile-sort's sorts timed on random keys and on scenes' binning keys (circles only)."""
-    from render.circles import sort_bench
-
-    circles = KINDS[DEFAULT_KIND]
-    scenes = tuple(args.scenes) if args.scenes is not None else sort_bench.SORT_BENCH_SCENES
-    for name in scenes:
-        circles.scene_loader(name, 0, None)  # an unknown name is a usage error now, not after the work
-    placements = claim_outputs([args.json, args.chart], args.overwrite)
-    _require_gpu("sortbench, which times GPU sorts,")
-    runs = args.runs or sort_bench.RUNS
-    counts, sorts = tuple(args.counts or sort_bench.SORT_BENCH_COUNTS), tuple(args.sorts or sort_bench.SORTS)
-    with step_bar("sortbench") as bar:
-        rows = sort_bench.run_sort_bench(counts, scenes, sorts, runs, bar.progress)
-    gpu = gpu_name()
-    for line in sort_bench.table_lines(rows, gpu, runs):
-        print(line)
-    payload = sort_bench.payload(rows, gpu, runs)
-    if args.json:
-        write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
-        print(f"wrote {args.json}")
-    if args.chart:
-        from render.circles.sort_chart import sort_bench_chart
-
-        title = f"{gpu}: tile-sort's sorts, median of {runs} calls (CUDA events)"
-        print(f"wrote {sort_bench_chart(payload['rows'], args.chart, title, placements[args.chart])}")
-    return 0
 
 
 def cmd_scene_save(args: argparse.Namespace) -> int:
@@ -385,7 +368,6 @@ COMMANDS = {
     "record": cmd_record,
     "check": cmd_check,
     "bench": cmd_bench,
-    "sortbench": cmd_sortbench,
     "race": cmd_race,
     "gui": cmd_gui,
     "save": cmd_scene_save,

@@ -34,8 +34,9 @@ CIRCLE_FIELDS = ("kind", "position", "velocity", "color", "radius", "shading", "
 # Materials (roughness, metalness) are the shaded view's settings, not the scene's: no sphere field.
 SPHERE_FIELDS = ("kind", "center", "radius", "color")
 _FIELDS = {"circles": CIRCLE_FIELDS, "spheres": SPHERE_FIELDS}
-# A guard against files that would exhaust host memory; the GPU may hold fewer (the renderer says).
-MAX_CIRCLES = 50_000_000
+# A guard against files that would exhaust host memory: 10^8 circles take 4 GB of float32 arrays
+# (velocity included). The GPU may hold fewer (the renderer says).
+MAX_CIRCLES = 100_000_000
 # JSON is for hand-written scenes; parsing 64 MiB of it already takes about 1 GiB of Python objects.
 MAX_JSON_BYTES = 64 * 2**20
 

@@ -45,7 +45,7 @@ class CircleKind:
     settings_fields = {"scene": "scene", "seed": "seed", "variant": "variant"}
     cli_options: tuple[str, ...] = ("chart",)  # race's (bench refuses it through bench_options)
     bench_options = ("scenes", "size", "frames", "runs")
-    check_options = ("frame",)
+    check_options = ("frame", "against")
     overlays = OVERLAYS
     gpu_overlays = GPU_OVERLAYS
     rule_overlays = RULE_OVERLAYS
@@ -114,9 +114,12 @@ class CircleKind:
 
         names = request.scenes or list(SCENE_NAMES)
         scenes = [(name, self.scene_loader(name, request.seed, None)) for name in names]
+        if request.against:
+            report(f"each variant against {request.against}'s frame, not the CPU reference's")
         report(check.HEADER)
         report("-" * len(check.HEADER))
-        rows = check.run_check(scenes, request.variants, request.size, request.frame or 0, progress)
+        frame = request.frame or 0
+        rows = check.run_check(scenes, request.variants, request.size, frame, progress, request.against)
         return CheckOutcome(run_and_report(rows, check.row_line, report))
 
     def race(self, request: RaceRequest, progress: Progress) -> BenchOutcome:

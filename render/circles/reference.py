@@ -137,7 +137,8 @@ class ReferenceRenderer(Renderer):
     def load(self, scene: CircleScene, width: int, height: int) -> None:
         flat_blend.compile_now()  # the first time a few seconds (then Numba's cache): not in a frame
         with host_memory(f"{scene.name} ({scene.count} circles) at {width}x{height}"):
-            self.scene = scene.copy()
+            # Its own copy to advance; a still scene is only read, so a scene file's arrays are not held twice.
+            self.scene = scene.copy() if scene.animation != "none" else scene
             self.width, self.height = width, height
             self._image = clear_image(self.scene, width, height)
 

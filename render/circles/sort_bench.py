@@ -17,6 +17,7 @@ import numpy as np
 
 from render.circles.sorts import SORTS, make_sorter
 from render.circles.variants import SORT_KEYS
+from render.core.device_memory import peak_device_bytes
 
 SORT_BENCH_COUNTS = tuple(2**k for k in range(16, 27))
 SORT_BENCH_SCENES = ("rand100k", "rand1M", "micro2M")
@@ -62,22 +63,11 @@ def timed_ms(sort: Callable, keys, runs: int) -> float:
 
 
 def peak_extra_bytes(sort: Callable, keys) -> int:
-    """The most device memory ``sort(keys)`` held at once beyond what was in use before (its output
-    and scratch): CuPy's pool is read after each allocation the call makes, where any peak is."""
-    import cupy
-
-    pool = cupy.get_default_memory_pool()
-    before, peak = pool.used_bytes(), [0]
-
-    def counting(size: int):
-        memory = pool.malloc(size)
-        peak[0] = max(peak[0], pool.used_bytes() - before)
-        return memory
-
-    with cupy.cuda.using_allocator(counting):
+    """The most device memory ``sort(keys)`` held at once beyond what was in use before: its output
+    and scratch."""
+    with peak_device_bytes() as peak:
         sort(keys)
-        cupy.cuda.get_current_stream().synchronize()
-    return peak[0]
+    return peak.bytes
 
 
 Progress = Callable[[int, int, str], None]

@@ -27,7 +27,8 @@ class Look:
 @dataclasses.dataclass(frozen=True)
 class CheckRequest:
     """``check``: each of ``variants`` against the CPU reference on ``scenes`` (None: the kind's
-    default list) at ``size``, frame ``frame``; ``seed`` and ``frame`` None where not given."""
+    default list) at ``size``, frame ``frame``, or against variant ``against`` where given; ``seed``,
+    ``frame`` and ``against`` None where not given."""
 
     scenes: list[str] | None
     variants: list[str]
@@ -35,6 +36,7 @@ class CheckRequest:
     seed: int | None
     frame: int | None
     look: Look
+    against: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from scenes.file_reading import MAX_CIRCLES
+
 
 class OutOfRange(ValueError):
     """A value outside its documented range; the message names the value and the range."""
@@ -76,6 +78,7 @@ BENCH_FRAMES = Limit("frames", 1, 1000)
 RECORD_FRAMES = Limit("frames to record", 2, 1000)
 BENCH_RUNS = Limit("runs", 1, 100)
 # sortbench's random keys: 2^28 uint32 keys are 1 GiB, and a sort holds two or three such arrays.
+SCALE_COUNT = Limit("circle count", 1, MAX_CIRCLES)
 SORT_KEY_COUNT = Limit("key count", 2, 2**28)
 # The circle bench's defaults (the course protocol's image size; frames a run; runs, the best kept).
 BENCH_DEFAULT_SIZE, BENCH_DEFAULT_FRAMES, BENCH_DEFAULT_RUNS = 1024, 4, 3

@@ -3,6 +3,7 @@ rejected from their headers before any memory is spent; the app keeps its scene 
 
 import os
 import stat
+import tracemalloc
 import zipfile
 
 import numpy as np
@@ -28,6 +29,21 @@ def test_ten_million_circles_load_exactly(ten_million):
     assert scene.count == TEN_MILLION and scene.name == "ten-million"
     for field, array in arrays.items():
         assert np.array_equal(getattr(scene, field), array), field
+
+
+def test_a_scene_file_loads_without_a_second_copy(tmp_path, many_circles_file):
+    """A float32 file's arrays are read into the scene's own arrays: at no point does loading hold
+    more than the scene it returns, so 10^8 circles (4 GB) load where 4 GB fit."""
+    path = tmp_path / "two-million.npz"
+    many_circles_file(path, 2_000_000)
+    tracemalloc.start()
+    try:
+        scene = load_scene(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    held = sum(array.nbytes for array in (scene.position, scene.velocity, scene.color, scene.radius))
+    assert held == 2_000_000 * 40 and peak < 1.05 * held
 
 
 def test_ten_million_circles_wait_for_confirmation_on_the_cpu(ten_million, tmp_path, quick_questions):

@@ -75,6 +75,23 @@ def test_circle_check_that_matches_everywhere_exits_0(capsys, monkeypatch):
     assert code == 0 and lines[-1] == "2 passed, 0 failed"
 
 
+def test_circle_check_against_another_variant_uses_its_frame_and_says_so(capsys, monkeypatch):
+    monkeypatch.setattr(circle_check, "CudaRenderer", CircleGpuStandIn)
+    monkeypatch.setattr(circle_check, "reference_image", lambda *args: pytest.fail("the CPU reference ran"))
+    args = ["check", "--scenes", "rgb", "--size", "32", "--against", "tile-scan"]
+    code, lines = run(capsys, *args, "--variants", "per-pixel", "tile-warp")
+    assert code == 1  # tile-scan's frame is the one a value off: both differ from it
+    assert lines[0] == "each variant against tile-scan:scan=warp,test=box,tile=16's frame, not the CPU reference's"
+    assert [line.split()[-1] for line in lines[3:5]] == ["FAIL", "FAIL"] and lines[-1] == "0 passed, 2 failed"
+    code, lines = run(capsys, *args[:-1], "per-pixel", "--variants", "tile-warp", "auto")
+    assert code == 0 and lines[-1] == "2 passed, 0 failed"
+    _, lines = run(capsys, *args[:-1], "per-pixel")  # the default list: every variant but per-pixel itself
+    checked = [line.split()[1] for line in lines[3:-1]]
+    assert checked == ["tile-scan", "tile-sort", "tile-warp", "auto"]
+    code, lines = run(capsys, *args[:-1], "tile-sort", "--variants", "per-pixel")
+    assert code == 1 and "tile-sort:sort=cub,test=box,tile=16, the reference here, could not run: no room" in lines[3]
+
+
 class TimedStandIn:
     """What ``bench`` reads of a CUDA renderer, with per-frame times scripted per run."""
 

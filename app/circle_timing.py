@@ -1,0 +1,109 @@
+"""The circle renderer's own timing commands: ``sortbench`` (tile-sort's sorts alone) and ``scale``
+(`auto` as scenes and images grow)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+from collections.abc import Callable
+
+import render.core.gpu
+from app import commands
+from app.cli_args import UsageError
+from app.outputs import OutputRefused, claim_folder, claim_outputs
+from app.progress import step_bar
+from app.record_command import recording_folder
+from render.core.image_io import write_text_file
+from render.kinds import DEFAULT_KIND, KINDS
+from scenes.safe_write import Placement
+
+
+def _write_figures(
+    args: argparse.Namespace, placements: dict, payload: dict, chart: Callable[[Placement], str]
+) -> None:
+    """The JSON and the chart that ``--json`` and ``--chart`` ask for, each said as it is written."""
+    if args.json:
+        write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
+        print(f"wrote {args.json}")
+    if args.chart:
+        print(f"wrote {chart(placements[args.chart])}")
+
+
+def cmd_sortbench(args: argparse.Namespace) -> int:
+    """tile-sort's sorts timed on random keys and on scenes' binning keys (circles only)."""
+    from render.circles import sort_bench
+
+    circles = KINDS[DEFAULT_KIND]
+    scenes = tuple(args.scenes) if args.scenes is not None else sort_bench.SORT_BENCH_SCENES
+    for name in scenes:
+        circles.scene_loader(name, 0, None)  # an unknown name is a usage error now, not after the work
+    placements = claim_outputs([args.json, args.chart], args.overwrite)
+    commands._require_gpu("sortbench, which times GPU sorts,")
+    runs = args.runs or sort_bench.RUNS
+    counts, sorts = tuple(args.counts or sort_bench.SORT_BENCH_COUNTS), tuple(args.sorts or sort_bench.SORTS)
+    with step_bar("sortbench") as bar:
+        rows = sort_bench.run_sort_bench(counts, scenes, sorts, runs, bar.progress)
+    gpu = render.core.gpu.gpu_name()
+    for line in sort_bench.table_lines(rows, gpu, runs):
+        print(line)
+    payload = sort_bench.payload(rows, gpu, runs)
+
+    def chart(how: Placement) -> str:
+        from render.circles.sort_chart import sort_bench_chart
+
+        title = f"{gpu}: tile-sort's sorts, median of {runs} calls (CUDA events)"
+        return sort_bench_chart(payload["rows"], args.chart, title, how)
+
+    _write_figures(args, placements, payload, chart)
+    return 0
+
+
+def _scene_names(folder: str, families: tuple[str, ...], counts: tuple[int, ...]) -> None:
+    """Before the work: each scene file's name in ``folder`` is free or a file that may be replaced."""
+    for family in families:
+        for count in counts:
+            path = os.path.join(folder, f"{family}-{count}.npz")
+            if os.path.lexists(path) and not os.path.isfile(path):
+                raise OutputRefused(f"cannot write {path}: something other than a file is there")
+
+
+def cmd_scale(args: argparse.Namespace) -> int:
+    """`auto` timed, its peak device memory read and its frame 0 checked against another variant
+    over circle counts x image sizes, for each family of random scenes; exit 1 if a frame differs."""
+    from render.circles import scale
+
+    against = commands._variant(KINDS[DEFAULT_KIND], args.against or scale.AGAINST)
+    if against.name == "auto":
+        raise UsageError("--against auto: auto cannot check itself; name a variant that bins another way (tile-sort)")
+    counts = tuple(args.counts or scale.SCALE_COUNTS)
+    sizes = tuple(args.sizes or scale.SCALE_SIZES)
+    families = tuple(dict.fromkeys(args.families or scale.FAMILIES))
+    frames, runs = args.frames or scale.SCALE_FRAMES, args.runs or scale.SCALE_RUNS
+    placements = claim_outputs([args.json, args.chart], args.overwrite)
+    new_folder, replace = claim_folder(args.save_scenes, args.overwrite) if args.save_scenes else (False, False)
+    if args.save_scenes and not new_folder:
+        _scene_names(args.save_scenes, families, counts)
+    commands._require_gpu("scale, which times auto on the GPU,")
+    scene_folder = recording_folder(args.save_scenes, new_folder) if args.save_scenes else contextlib.nullcontext()
+    with scene_folder as folder, step_bar("scale") as bar:
+        saved = (folder, Placement(replace=replace)) if folder else None
+        rows = scale.run_scale(counts, sizes, families, frames, runs, against.label(), args.seed, bar.progress, saved)
+    gpu = render.core.gpu.gpu_name()
+    about = (gpu, frames, runs, against.label(), args.seed)
+    for line in scale.table_lines(rows, *about):
+        print(line)
+    payload = scale.payload(rows, *about)
+
+    def chart(how: Placement) -> str:
+        from render.circles.scale_chart import scale_chart
+
+        title = f"{gpu}: auto as circles and pixels grow, best of {runs} runs of frames 0-{frames - 1}"
+        return scale_chart(payload["rows"], args.chart, title, how)
+
+    _write_figures(args, placements, payload, chart)
+    return 1 if any(row.exact is False for row in rows) else 0
+
+
+CIRCLE_TIMING_COMMANDS = {"sortbench": cmd_sortbench, "scale": cmd_scale}
