@@ -55,6 +55,17 @@ def test_animation_state_and_frames_match(name):
             assert np.array_equal(getattr(state, field), getattr(cpu.scene, field)), (frame, field)
 
 
+def test_a_still_scene_keeps_its_velocities_on_the_host():
+    """No rule moves a still scene, so the GPU holds no velocities for it (12 bytes a circle); its
+    state read back still has the scene's own."""
+    scene = build_scene("rand10k")
+    scene.velocity[:] = np.float32(0.25)
+    cuda = CudaRenderer(CIRCLE_VARIANTS.parse("auto"))
+    cuda.load(scene, 256, 256)
+    assert cuda.scene.velocity is None
+    assert np.array_equal(cuda.scene.to_host("rand10k").velocity, scene.velocity)
+
+
 @pytest.mark.parametrize("size", [100, 257, 1000])
 @pytest.mark.parametrize("variant", ["per-pixel", "tile-scan:tile=32", "tile-sort:tile=32,test=exact"])
 def test_sizes_not_multiple_of_tile(size, variant, reference_frame, gpu_frame):
