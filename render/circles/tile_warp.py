@@ -50,6 +50,9 @@ class TileWarp(Strategy):
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
         self.lists = cupy.empty((1, BIN_ENTRY_FLOATS), cupy.float32)
         self.capacity = 0
+        # A still scene bins the same entries every frame: room for them and no more. Moving
+        # circles get a quarter more, so that most frames fit without growing.
+        self._moving = scene.animation != "none"
         self._entries_seen = cupy.cuda.alloc_pinned_memory(8)
         np.frombuffer(self._entries_seen, np.int64, 1)[0] = 0
         # Unified addressing maps pinned host memory into the device's address space.
@@ -96,14 +99,15 @@ class TileWarp(Strategy):
         )
 
     def _grow(self, entries: int) -> None:
-        """Room for ``entries`` and a quarter more (circles move); kept as is if memory is short."""
+        """Room for ``entries``, and a quarter more where circles move; kept as is if memory is short."""
         import cupy
 
         if entries <= self.capacity:
             return
+        spare = entries // 4 + 1024 if self._moving else 0
         try:
             # An entry is a kernel BinEntry: float32 x, y, r and the circle's int32 index.
-            self.lists = cupy.empty((entries + entries // 4 + 1024, BIN_ENTRY_FLOATS), cupy.float32)
+            self.lists = cupy.empty((entries + spare, BIN_ENTRY_FLOATS), cupy.float32)
             self.capacity = len(self.lists)
         except cupy.cuda.memory.OutOfMemoryError:
             pass  # the kernel keeps rendering from every circle

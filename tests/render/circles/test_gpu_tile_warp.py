@@ -1,5 +1,6 @@
-"""tile-warp's own paths, each against the CPU reference: overflowing bin lists, the two-rounding
-blend for tiny colors, bins coarser than two tiles, and an animated scene whose lists grow."""
+"""tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
+entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
+coarser than two tiles, and an animated scene whose lists grow."""
 
 import numpy as np
 import pytest
@@ -29,6 +30,20 @@ def test_lists_that_overflow_render_exactly_then_grow(reference_frame):
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed
     assert strategy.capacity >= entries  # grown from the count the overflowing frame wrote
+
+
+@pytest.mark.parametrize("name, moving", [("rand100k", False), ("bouncingballs", True)])
+def test_lists_have_room_for_their_entries_and_a_quarter_more_only_where_circles_move(name, moving, reference_frame):
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene(name), 256, 256)
+    strategy = renderer.strategy
+    entries = int(strategy.bin_start[-1])
+    assert entries > 0 and strategy.capacity == entries + (entries // 4 + 1024 if moving else 0)
+    if not moving:  # the frames bin the same entries, within the lists: no growth, no fallback
+        for _ in range(3):
+            renderer.poison()
+            assert compare_images(reference_frame(name, 256), render_frame(renderer, 0)).passed
+        assert strategy._entries_last_seen() == entries == strategy.capacity
 
 
 def _fading_scene() -> CircleScene:
