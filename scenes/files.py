@@ -95,6 +95,23 @@ def _float32(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
     return converted
 
 
+# The largest magnitude a circle's position, velocity or radius may have: beyond about 1.8e19 a
+# squared distance or radius overflows float32 to infinity, and the kernels' tests and the
+# reference's pixel box then disagree on what a circle covers.
+MAX_GEOMETRY = 1e18
+
+
+def _bounded(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
+    """``array`` when every value is within MAX_GEOMETRY in magnitude; raises SceneFileError otherwise.
+    Its extremes are read without a temporary array, so a large field is not held twice."""
+    if array.size and (array.max() > MAX_GEOMETRY or array.min() < -MAX_GEOMETRY):
+        bad = int(np.count_nonzero(np.abs(array) > MAX_GEOMETRY))
+        raise SceneFileError(
+            f"{path}: field {key!r} has {bad} values of magnitude over {MAX_GEOMETRY:g}, whose squares overflow float32"
+        )
+    return array
+
+
 def _array(fields: dict, key: str, shape_tail: tuple[int, ...], path: str | Path, required: bool = True):
     """Field ``key`` as a C-contiguous float32 array of shape (N, *shape_tail), or None when it is
     absent and not ``required``; raises SceneFileError naming the field otherwise."""
@@ -148,12 +165,14 @@ def load_scene(path: str | Path) -> CircleScene:
     """Read and validate a circle scene file: float32 position, velocity, color (N, 3) and radius
     (N,). Raises SceneFileError, whose line starts with ``path`` as given and names the field."""
     fields = read_fields(path, "circles")
-    radius = _radius(fields, "circles", path)
+    radius = _bounded(_radius(fields, "circles", path), "radius", path)
     count = radius.shape[0]
-    position = _rows(fields, "position", count, path)
+    position = _bounded(_rows(fields, "position", count, path), "position", path)
     shading = _text(fields, "shading", SHADINGS, "flat", path)
     color = _rows(fields, "color", count, path, required=shading == "flat")
     velocity = _rows(fields, "velocity", count, path, required=False)
+    if velocity is not None:
+        _bounded(velocity, "velocity", path)
     animation = _text(fields, "animation", ANIMATIONS, "none", path)
     if animation == "fireworks" and count != 315:
         raise SceneFileError(f"{path}: field 'animation' fireworks needs exactly 315 circles, got {count}")

@@ -118,6 +118,34 @@ def test_float64_too_large_for_float32(tmp_path):
         load_scene(path)
 
 
+@pytest.mark.parametrize(
+    "field, values, message",
+    [
+        ("position", [[-3e38, -3e38, 0]], "'position' has 2 values of magnitude over 1e\\+18, whose squares"),
+        ("radius", [3e38], "'radius' has 1 values of magnitude over 1e\\+18, whose squares"),
+        ("radius", [1.1e18], "'radius' has 1 values of magnitude over 1e\\+18, whose squares"),
+        ("velocity", [[0, 2e18, 0]], "'velocity' has 1 values of magnitude over 1e\\+18, whose squares"),
+    ],
+)
+def test_geometry_whose_squares_overflow_float32_is_refused(tmp_path, field, values, message):
+    """A circle of radius 3e38 at (-3e38, -3e38) would cover every pixel centre by the kernels'
+    float32 test (both squares are infinite) and none but a corner by the reference's pixel box."""
+    fields = {"position": [[0.5, 0.5, 0]], "radius": [0.1], "color": [[1, 1, 1]], field: values}
+    path = tmp_path / "huge.npz"
+    np.savez(path, kind="circles", **{key: np.float32(value) for key, value in fields.items()})
+    with pytest.raises(SceneFileError, match=message):
+        load_scene(path)
+
+
+def test_geometry_up_to_the_bound_loads(tmp_path):
+    path = tmp_path / "edge.json"
+    path.write_text(
+        json.dumps({"kind": "circles", "position": [[-1e18, 1e18, 0]], "radius": [1e18], "color": [[1, 1, 1]]})
+    )
+    scene = load_scene(path)
+    assert scene.position[0, 0] == np.float32(-1e18) and scene.radius[0] == np.float32(1e18)
+
+
 @pytest.mark.parametrize("content", [b"", b"not a zip", b"PK\x03\x04truncated"])
 def test_unreadable_npz(tmp_path, content):
     path = tmp_path / "broken.npz"
