@@ -222,13 +222,28 @@ def _member_head(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Pa
 
 
 def _check_counts(heads: dict[str, _Head], path: str | Path) -> None:
-    """Refuse, from the headers alone, per-circle arrays of more than MAX_CIRCLES rows: each may
-    declare up to MAX_ARRAY_BYTES, so without this a small file could cost several of those."""
+    """Refuse, from the headers alone, per-item arrays of more than MAX_CIRCLES rows, of a shape no
+    valid field has, or of a row count unlike radius's: each may declare up to MAX_ARRAY_BYTES, so
+    without this a small file could cost several of those before ``scenes.files`` refused it (with
+    the same messages: it stays the judge of every field)."""
+    rows_of = {}
     for name, head in heads.items():
-        rows = head.shape[0] if head.shape else 1
         field = name.removesuffix(".npy")
-        if field not in _SETTINGS and rows > MAX_CIRCLES:
+        if field in _SETTINGS:
+            continue
+        rows = head.shape[0] if head.shape else 1
+        if rows > MAX_CIRCLES:
             raise SceneFileError(f"{path}: field {field!r} has {rows} rows, more than the {MAX_CIRCLES} allowed")
+        tail = () if field == "radius" else (3,)
+        # (0,) is an empty (0, 3) field too, as JSON writes it.
+        if head.shape != (0,) and (len(head.shape) != 1 + len(tail) or head.shape[1:] != tail):
+            expected = "(N, 3)" if tail else "(N,)"
+            raise SceneFileError(f"{path}: field {field!r} must have shape {expected}, got {head.shape}")
+        rows_of[field] = rows
+    count = rows_of.get("radius")
+    for field, rows in rows_of.items():
+        if count is not None and rows != count:
+            raise SceneFileError(f"{path}: field {field!r} has {rows} rows but 'radius' has {count}")
 
 
 def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, head: _Head) -> np.ndarray:

@@ -147,6 +147,21 @@ def too_many_rows_after_a_large_member(path, kind):
     )
 
 
+def rows_unlike_radius(path, kind):
+    # 48 MB of rows for a scene whose radius has one: refused from the two headers, unread.
+    first = "position" if kind == "circles" else "center"
+    return write_scene(
+        path, kind, {first: lambda a: add_member(a, f"{first}.npy", header((2_000_000, 3), "<f8"), zeros=48_000_000)}
+    )
+
+
+def radius_of_two_dimensions(path, kind):
+    # A radius field of 6 million values in one row: its shape alone refuses it.
+    return write_scene(
+        path, kind, {"radius": lambda a: add_member(a, "radius.npy", header((1, 6_000_000), "<f8"), zeros=48_000_000)}
+    )
+
+
 BOMBS = {
     "over-the-limit": (over_the_limit, "field 'radius' declares shape (10000000000,) of float64, more than the"),
     "declares-more-than-it-holds": (
@@ -164,6 +179,8 @@ BOMBS = {
     "deflate-claims-too-much": (deflate_claims_too_much, "member 'radius.npy' claims 600,000,128 bytes from"),
     "stored-claims-more-than-the-file": (stored_claims_more_than_the_file, "compressed bytes but the file has"),
     "pickled-objects": (pickled_objects, "field 'radius' holds Python objects (dtype object)"),
+    "rows-unlike-radius": (rows_unlike_radius, "has 2000000 rows but 'radius' has 1"),
+    "radius-of-two-dimensions": (radius_of_two_dimensions, "field 'radius' must have shape (N,), got (1, 6000000)"),
     "too-many-rows-after-a-large-member": (
         too_many_rows_after_a_large_member,
         f"field 'radius' has {MAX_CIRCLES + 1} rows, more than the {MAX_CIRCLES} allowed",
