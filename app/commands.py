@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,17 +35,22 @@ def note(text: str) -> None:
     print(printable(text), file=sys.stderr)
 
 
-def choose_backend(requested: str | None) -> str:
-    """'cuda' or 'cpu'; without a request, cuda when a GPU is usable, saying which was chosen."""
+def backend_choice(requested: str | None) -> tuple[str, str]:
+    """('cuda' or 'cpu', the line that says so); without a request, cuda when a GPU is usable.
+    Raises NoGpu for a requested cuda backend that no GPU can run."""
     problem = gpu_problem()
     if requested == "cuda" and problem:
         raise NoGpu(f"--backend cuda needs a CUDA GPU: {problem}")
     if requested == "cpu" or problem:
-        note("backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")"))
-        return "cpu"
+        return "cpu", "backend: cpu (reference renderer" + (f"; {problem})" if problem and not requested else ")")
+    return "cuda", f"backend: cuda ({gpu_name()})"
 
-    note(f"backend: cuda ({gpu_name()})")
-    return "cuda"
+
+def choose_backend(requested: str | None) -> str:
+    """``backend_choice``'s backend, its line said now."""
+    backend, line = backend_choice(requested)
+    note(line)
+    return backend
 
 
 def _require_gpu(what: str) -> None:
@@ -131,23 +137,23 @@ def _frame_of(scene, frame: int, animated: bool) -> int:
     return frame
 
 
-def _asked_scene(args: argparse.Namespace) -> tuple[RendererKind, VariantChoice | None, Look, Any]:
-    """What ``render`` and ``record`` are asked to show (kind, variant, look, scene), checked before
-    any output or GPU is touched."""
+def _asked_scene(args: argparse.Namespace) -> tuple[RendererKind, VariantChoice | None, Look, Callable[[], Any]]:
+    """What ``render`` and ``record`` are asked to show (kind, variant, look, the scene's loader),
+    checked before any output or GPU is touched; the scene itself (a file may take seconds and
+    gigabytes) is loaded once the outputs and the backend are known to be usable."""
     kind = _kind_of(args)
     choice = _variant(kind, args.variant) if args.variant else None
     if choice and args.backend == "cpu":
         raise UsageError("--variant applies to the cuda backend; the cpu backend is the reference")
     _variant_needs_gpu(args)
     look = _look(args, kind)
-    return kind, choice, look, kind.scene_loader(args.scene, args.seed, args.count)()
+    return kind, choice, look, kind.scene_loader(args.scene, args.seed, args.count)
 
 
-def _loaded_renderer(args: argparse.Namespace, kind: RendererKind, choice, look: Look, scene) -> Renderer:
-    """A renderer on the chosen backend (saying which) with ``scene`` loaded at ``--size``."""
-    backend = choose_backend(args.backend)
+def _loaded_renderer(kind: RendererKind, backend: str, choice, look: Look, scene, size: int) -> Renderer:
+    """A renderer on ``backend`` (from ``choose_backend``) with ``scene`` loaded at ``size``."""
     renderer = kind.make_renderer((choice or kind.default_variant(scene)) if backend == "cuda" else None, look)
-    renderer.load(scene, args.size, args.size)
+    renderer.load(scene, size, size)
     return renderer
 
 
@@ -156,15 +162,21 @@ def _used(renderer: Renderer) -> str:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    rule = overlay_rule(args, _kind_of(args))  # before the scene loads: a big file takes seconds
-    kind, choice, look, scene = _asked_scene(args)
+    rule = overlay_rule(args, _kind_of(args))
+    kind, choice, look, load = _asked_scene(args)
+    stand_in = getattr(args, "next_free_name", False)  # the app's stand-in render: never asks, never replaces
+    named = args.out is not None or args.raw is not None
+    placements = claim_outputs([args.out, args.raw], args.overwrite) if named and not stand_in else {}
+    backend, backend_line = backend_choice(args.backend)
+    scene = load()
     frame = _frame_of(scene, args.frame, kind.animated(scene, look))
+    note(backend_line)  # once the scene and frame are known good: a bad one is the only line then
     out = args.out or (None if args.raw else default_png(kind.output_name(scene, frame, look), args.overlay))
-    if getattr(args, "next_free_name", False):
-        placements = {out: Placement(next_free=True)}  # the app's stand-in render: never asks, never replaces
-    else:
-        placements = claim_outputs([out, args.raw], args.overwrite)
-    renderer = _loaded_renderer(args, kind, choice, look, scene)
+    if stand_in:
+        placements = {out: Placement(next_free=True)}
+    elif not named:  # the name comes from the scene
+        placements = claim_outputs([out], args.overwrite)
+    renderer = _loaded_renderer(kind, backend, choice, look, scene, args.size)
     problem = kind.overlay_problem(args.overlay, rule, renderer) if args.overlay else None
     if problem:  # auto's pick for this scene, say: known now, before the frame's work
         raise UsageError(problem)
@@ -187,18 +199,21 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_record(args: argparse.Namespace) -> int:
     """Frames A..B into a folder as PNGs (the same pictures as ``render --frame``) and a GIF."""
     first, last = frame_range(args.frames)
-    kind, choice, look, scene = _asked_scene(args)
+    kind, choice, look, load = _asked_scene(args)
     count = last - first + 1
     created, replace = claim_folder(args.out, args.overwrite)
     if not created:
         check_frame_names(Path(args.out), first, last)
-    static = not kind.animated(scene, look)
     with recording_folder(args.out, created) as folder:
         gif = None if args.no_gif else args.gif or str(default_gif(folder))
         # A yes to replacing the folder's files covers its GIF too: one question, not two.
         inside = gif is not None and Path(gif).parent == folder
         placements = claim_outputs([gif], args.overwrite or (replace and inside))
-        renderer = _loaded_renderer(args, kind, choice, look, scene)
+        backend, backend_line = backend_choice(args.backend)
+        scene = load()
+        note(backend_line)
+        static = not kind.animated(scene, look)
+        renderer = _loaded_renderer(kind, backend, choice, look, scene, args.size)
         if static:
             note(f"note: {printable(scene.name)} is static: its {count} frames are all the same picture")
         with step_bar(f"recording {printable(scene.name)}") as bar:
@@ -219,7 +234,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     kind = _kind_of(args)
     _refuse_options(args, CHECK_OPTIONS, kind.check_options, "check ")
-    against = _variant(kind, args.against).label() if args.against else None
+    against = _variant(kind, args.against).label() if args.against is not None else None
     variants = _variants(kind, args.variants)
     if against:
         variants = _without(kind, variants, against, explicit=args.variants is not None)

@@ -281,3 +281,32 @@ def test_a_scene_file_of_the_other_kind_says_which_renderer_takes_it(call_main, 
     code, lines = call_main(["render", "--scene", str(path), "--backend", "cpu", "--out", str(tmp_path / "o.png")])
     refusal = f"error: {path}: field 'kind' must be 'circles', got 'spheres'"
     assert code == 1 and lines == [f"{refusal}; it is a spheres scene file: add --renderer spheres"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["render", "--out", "{tmp}/taken.png"], "taken.png exists"),
+        (["render", "--raw", "{tmp}/missing/x.npy"], "does not exist"),
+        (["render", "--backend", "cuda", "--out", "{tmp}/new.png"], "--backend cuda needs a CUDA GPU"),
+        (["record", "--frames", "0:1", "--out", "{tmp}/taken.png"], "is not a folder"),
+    ],
+)
+def test_outputs_and_the_backend_are_refused_before_a_scene_file_loads(call_main, tmp_path, monkeypatch, args, message):
+    """A scene file of 10^8 circles takes seconds and gigabytes to load: what refuses the command
+    without it comes first."""
+    if "cuda" in args and gpu_problem() is None:
+        pytest.skip("a usable GPU takes --backend cuda")
+    (tmp_path / "taken.png").write_bytes(b"mine")
+    scene = tmp_path / "big.npz"
+    np.savez(
+        scene,
+        kind="circles",
+        position=np.float32([[0.5, 0.5, 0]]),
+        radius=np.float32([0.1]),
+        color=np.ones((1, 3), np.float32),
+    )
+    monkeypatch.setattr("scenes.lookup.load_scene", lambda path: pytest.fail("the scene file was loaded"))
+    code, lines = call_main([*(arg.replace("{tmp}", str(tmp_path)) for arg in args), "--scene", str(scene)])
+    assert code in (1, 2, 3) and len(lines) == 1 and message in lines[0], lines
+    assert (tmp_path / "taken.png").read_bytes() == b"mine"
