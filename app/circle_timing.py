@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 from collections.abc import Callable
 
@@ -13,22 +14,42 @@ import render.core.gpu
 from app import commands
 from app.cli_args import UsageError
 from app.outputs import OutputRefused, claim_folder, claim_outputs
+from app.printable import printable
 from app.progress import step_bar
 from app.record_command import recording_folder
 from render.core.image_io import write_text_file
+from render.core.log_chart import NothingToChart
 from render.kinds import DEFAULT_KIND, KINDS
 from scenes.safe_write import Placement
 
 
+def _json_numbers(value):
+    """``value`` with every infinite or NaN float as the string "inf", "-inf" or "nan": JSON has no
+    such numbers (a frame with NaN pixels differs from another by inf)."""
+    if isinstance(value, dict):
+        return {key: _json_numbers(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_numbers(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
 def _write_figures(
     args: argparse.Namespace, placements: dict, payload: dict, chart: Callable[[Placement], str]
-) -> None:
-    """The JSON and the chart that ``--json`` and ``--chart`` ask for, each said as it is written."""
+) -> bool:
+    """The JSON and the chart that ``--json`` and ``--chart`` ask for, each said as it is written;
+    False when the chart had nothing to draw (said in one line)."""
     if args.json:
-        write_text_file(json.dumps(payload, indent=2), args.json, placements[args.json])
-        print(f"wrote {args.json}")
+        write_text_file(json.dumps(_json_numbers(payload), indent=2, allow_nan=False), args.json, placements[args.json])
+        print(printable(f"wrote {args.json}"))
     if args.chart:
-        print(f"wrote {chart(placements[args.chart])}")
+        try:
+            print(printable(f"wrote {chart(placements[args.chart])}"))
+        except NothingToChart as error:
+            commands.note(f"error: {args.chart} not written: {error}")
+            return False
+    return True
 
 
 def cmd_sortbench(args: argparse.Namespace) -> int:
@@ -56,8 +77,7 @@ def cmd_sortbench(args: argparse.Namespace) -> int:
         title = f"{gpu}: tile-sort's sorts, median of {runs} calls (CUDA events)"
         return sort_bench_chart(payload["rows"], args.chart, title, how)
 
-    _write_figures(args, placements, payload, chart)
-    return 0
+    return 0 if _write_figures(args, placements, payload, chart) else 1
 
 
 def _scene_names(folder: str, families: tuple[str, ...], counts: tuple[int, ...]) -> None:
@@ -71,29 +91,44 @@ def _scene_names(folder: str, families: tuple[str, ...], counts: tuple[int, ...]
 
 def cmd_scale(args: argparse.Namespace) -> int:
     """`auto` timed, its peak device memory read and its frame 0 checked against another variant
-    over circle counts x image sizes, for each family of random scenes; exit 1 if a frame differs."""
+    over circle counts x image sizes, for each family of random scenes, each row printed as it is
+    done; exit 1 if a frame differs or could not be compared."""
     from render.circles import scale
 
-    against = commands._variant(KINDS[DEFAULT_KIND], args.against or scale.AGAINST)
+    against = commands._variant(KINDS[DEFAULT_KIND], scale.AGAINST if args.against is None else args.against)
     if against.name == "auto":
         raise UsageError("--against auto: auto cannot check itself; name a variant that bins another way (tile-sort)")
-    counts = tuple(args.counts or scale.SCALE_COUNTS)
-    sizes = tuple(args.sizes or scale.SCALE_SIZES)
+    counts = tuple(dict.fromkeys(args.counts or scale.SCALE_COUNTS))
+    sizes = tuple(dict.fromkeys(args.sizes or scale.SCALE_SIZES))
     families = tuple(dict.fromkeys(args.families or scale.FAMILIES))
     frames, runs = args.frames or scale.SCALE_FRAMES, args.runs or scale.SCALE_RUNS
     placements = claim_outputs([args.json, args.chart], args.overwrite)
-    new_folder, replace = claim_folder(args.save_scenes, args.overwrite) if args.save_scenes else (False, False)
-    if args.save_scenes and not new_folder:
+    saving = args.save_scenes is not None
+    new_folder, replace = claim_folder(args.save_scenes, args.overwrite) if saving else (False, False)
+    if saving and not new_folder:
         _scene_names(args.save_scenes, families, counts)
     commands._require_gpu("scale, which times auto on the GPU,")
-    scene_folder = recording_folder(args.save_scenes, new_folder) if args.save_scenes else contextlib.nullcontext()
-    with scene_folder as folder, step_bar("scale") as bar:
-        saved = (folder, Placement(replace=replace)) if folder else None
-        rows = scale.run_scale(counts, sizes, families, frames, runs, against.label(), args.seed, bar.progress, saved)
     gpu = render.core.gpu.gpu_name()
     about = (gpu, frames, runs, against.label(), args.seed)
-    for line in scale.table_lines(rows, *about):
-        print(line)
+    scene_folder = recording_folder(args.save_scenes, new_folder) if saving else contextlib.nullcontext()
+    with scene_folder as folder, step_bar("scale") as bar:
+        for line in scale.title_lines(*about):
+            bar.write(line)
+        saved = (folder, Placement(replace=replace)) if saving else None
+        rows = scale.run_scale(
+            counts,
+            sizes,
+            families,
+            frames,
+            runs,
+            against.label(),
+            args.seed,
+            bar.progress,
+            lambda row: bar.write(scale.row_line(row)),
+            saved,
+        )
+    if saving:
+        print(printable(f"saved {len(families) * len(counts)} scenes in {args.save_scenes}"))
     payload = scale.payload(rows, *about)
 
     def chart(how: Placement) -> str:
@@ -102,8 +137,8 @@ def cmd_scale(args: argparse.Namespace) -> int:
         title = f"{gpu}: auto as circles and pixels grow, best of {runs} runs of frames 0-{frames - 1}"
         return scale_chart(payload["rows"], args.chart, title, how)
 
-    _write_figures(args, placements, payload, chart)
-    return 1 if any(row.exact is False for row in rows) else 0
+    drawn = _write_figures(args, placements, payload, chart)
+    return 1 if any(row.failed for row in rows) or not drawn else 0
 
 
 CIRCLE_TIMING_COMMANDS = {"sortbench": cmd_sortbench, "scale": cmd_scale}

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from render.circles.floor import DeviceLimits, Floor, measure_device_limits, scene_floor
 from render.circles.renderer import STAGES, CudaRenderer
-from render.circles.variants import VARIANTS
+from render.circles.variants import variant_to_run
 from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
 
@@ -71,7 +71,7 @@ def _sync() -> None:
 
 def time_run(scene: CircleScene, variant: str, size: int, frames: int):
     """One run: returns (renderer, per-frame totals in ms, per-frame CUDA-event stage times)."""
-    renderer = CudaRenderer(VARIANTS.parse(variant))
+    renderer = CudaRenderer(variant_to_run(variant))
     renderer.load(scene, size, size)
     _sync()
     totals, stages = [], []

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
-from render.circles.variants import VARIANTS
+from render.circles.variants import variant_to_run
 from render.core.compare import Comparison, compare_images
 from render.core.kind import Progress
 from render.core.renderer import RendererUnavailable, render_frame
@@ -36,7 +36,7 @@ def reference_image(scene: CircleScene, size: int, frame: int):
 
 def gpu_image(scene: CircleScene, variant: str, size: int, frame: int):
     """Frame ``frame`` from a fresh CUDA renderer whose image starts poisoned with NaN."""
-    renderer = CudaRenderer(VARIANTS.parse(variant))
+    renderer = CudaRenderer(variant_to_run(variant))
     renderer.load(scene, size, size)
     renderer.poison()
     return render_frame(renderer, frame)

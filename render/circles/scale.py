@@ -63,9 +63,15 @@ class ScaleRow:
     total_ms: float | None  # bench's protocol: best of runs of the mean per-frame total; None if it did not run
     stage_ms: dict[str, float]
     peak_bytes: int  # the most device memory held at once, scene and image included
-    exact: bool | None  # frame 0 equal to ``against``'s; None where either could not run
+    exact: bool | None  # frame 0 equal to ``against``'s; None where it was not compared
     max_abs_diff: float | None
     note: str = ""
+    check_failed: bool = False  # auto ran but ``against`` could not, so nothing vouches for its frame
+
+    @property
+    def failed(self) -> bool:
+        """Whether the point says the sweep failed: a frame unlike ``against``'s, or no comparison."""
+        return self.exact is False or self.check_failed
 
     @property
     def scene_bytes(self) -> int:
@@ -102,10 +108,14 @@ def scale_point(scene: CircleScene, family: str, size: int, frames: int, runs: i
     row = ScaleRow(
         family, scene.count, size, radius, timed.resolved, timed.total_ms, timed.stage_ms, peak.bytes, None, None
     )
+    if timed.resolved == against:
+        row.note = "auto picked it: not compared with itself"
+        return row
     try:
-        comparison = compare_images(gpu_image(scene, "auto", size, 0), gpu_image(scene, against, size, 0))
+        # against's frame is the reference: pixels auto leaves unwritten (NaN, as poisoned) show as inf.
+        comparison = compare_images(gpu_image(scene, against, size, 0), gpu_image(scene, "auto", size, 0))
     except RendererUnavailable as error:
-        row.note = f"{against} could not run: {error}"
+        row.note, row.check_failed = f"{against} could not run: {error}", True
         return row
     row.exact, row.max_abs_diff = comparison.exact, comparison.max_abs_diff
     return row
@@ -120,11 +130,13 @@ def run_scale(
     against: str,
     seed: int,
     progress: Progress,
+    report: Callable[[ScaleRow], None],
     saved: tuple[Path, Placement] | None = None,
 ) -> list[ScaleRow]:
-    """A row per (family, count, size), sizes innermost so each scene is made once. With ``saved``
-    (a folder, how to place files in it), each scene is saved there as ``<family>-<count>.npz`` and
-    what is timed is that file read back, as a user's scene file would be."""
+    """A row per (family, count, size), sizes innermost so each scene is made once; ``report`` hears
+    of each as it is done. With ``saved`` (a folder, how to place files in it), each scene is saved
+    there as ``<family>-<count>.npz`` and what is timed is that file read back, as a user's scene
+    file would be."""
     from scenes.files import load_scene, save_scene
 
     rows: list[ScaleRow] = []
@@ -140,6 +152,7 @@ def run_scale(
             for size in sizes:
                 progress(len(rows), total, f"{family} {count:,} circles at {size}")
                 rows.append(scale_point(scene, family, size, frames, runs, against))
+                report(rows[-1])
             del scene
     progress(total, total, "done")
     return rows
@@ -156,17 +169,21 @@ def row_line(row: ScaleRow) -> str:
     if row.total_ms is None:
         return start + f"unavailable: {row.note}"
     stages, extra = row.stage_ms, row.extra_bytes_per_circle
-    exact = {True: "yes", False: f"NO (max |diff| {row.max_abs_diff:.3g})", None: f"- ({row.note})"}[row.exact]
+    if row.exact is None:
+        exact = ("NO: " if row.check_failed else "- (") + row.note + ("" if row.check_failed else ")")
+    else:
+        exact = "yes" if row.exact else f"NO (max |diff| {row.max_abs_diff:.3g})"
     return (
         start + f"{row.resolved:<22}{row.total_ms:>10.3f}{stages.get('binning', 0):>9.3f}"
         f"{stages.get('blending', 0):>9.3f}{row.peak_bytes / 2**20:>10.1f}{extra:>10.1f}  {exact}"
     )
 
 
-def table_lines(rows: list[ScaleRow], gpu: str, frames: int, runs: int, against: str, seed: int) -> list[str]:
+def title_lines(gpu: str, frames: int, runs: int, against: str, seed: int) -> list[str]:
+    """The table's title and header, printed before its rows come."""
     title = f"{gpu}: auto by circle count and size, seed {seed}, frames 0-{frames - 1}, best of {runs}"
     title += f"; exact: frame 0 against {against}"
-    return [title, HEADER, "-" * len(HEADER), *(row_line(row) for row in rows)]
+    return [title, HEADER, "-" * len(HEADER)]
 
 
 def payload(rows: list[ScaleRow], gpu: str, frames: int, runs: int, against: str, seed: int) -> dict:

@@ -9,7 +9,16 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from render.core.image_io import write_png_rgb8
-from render.core.log_chart import BLACK, PANEL_HEIGHT, LogAxes, draw_axes, draw_legend, padded_range, y_ticks
+from render.core.log_chart import (
+    BLACK,
+    PANEL_HEIGHT,
+    LogAxes,
+    NothingToChart,
+    draw_axes,
+    draw_legend,
+    padded_range,
+    y_ticks,
+)
 from scenes.safe_write import NEW_FILE, Placement
 
 PANEL_WIDTH = 520
@@ -27,7 +36,7 @@ def scale_chart(rows: list[dict], path: str | Path, title: str, how: Placement =
     point did not run) to a PNG at ``path``, placed as ``how`` says; returns the path written."""
     rows = [row for row in rows if row["total_ms"] and row["peak_bytes"] > 0]
     if not rows:
-        raise ValueError("no timed rows to chart")
+        raise NothingToChart("no figure was measured, so there is nothing to draw")
     font = ImageFont.load_default(size=12)
     families = list(dict.fromkeys(row["family"] for row in rows))
     sizes = sorted({row["size"] for row in rows})

@@ -12,7 +12,16 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from render.core.image_io import write_png_rgb8
-from render.core.log_chart import BLACK, PANEL_HEIGHT, LogAxes, draw_axes, draw_legend, padded_range, y_ticks
+from render.core.log_chart import (
+    BLACK,
+    PANEL_HEIGHT,
+    LogAxes,
+    NothingToChart,
+    draw_axes,
+    draw_legend,
+    padded_range,
+    y_ticks,
+)
 from scenes.safe_write import NEW_FILE, Placement
 
 PANEL_WIDTH = 520
@@ -44,7 +53,7 @@ def sort_bench_chart(rows: list[dict], path: str | Path, title: str, how: Placem
     ``path``, placed as ``how`` says; returns the path written."""
     rows = [row for row in rows if row["count"] > 0 and row["keys_per_second"] > 0]
     if not rows:
-        raise ValueError("no timed rows to chart")
+        raise NothingToChart("no figure was measured, so there is nothing to draw")
     font = ImageFont.load_default(size=12)
     image = Image.new("RGB", (2 * PANEL_WIDTH, PANEL_HEIGHT + LEGEND_HEIGHT), (255, 255, 255))
     draw = ImageDraw.Draw(image)

@@ -9,7 +9,7 @@ existing launch is one ``.cu`` file and one row here.
 from __future__ import annotations
 
 from render.circles.user_file import read_user_source
-from render.core.variants import Defines, Option, VariantSpec, VariantTable
+from render.core.variants import Defines, Option, UnknownVariantError, VariantChoice, VariantSpec, VariantTable
 
 TILE_TEST = Option(
     ("box", "exact"),
@@ -113,3 +113,15 @@ VARIANTS = VariantTable(
 SUPPORT_SOURCES = ("image_ops.cu", "animate.cu")
 # tile-sort's sorts of our own, built for each key type of SORT_KEYS.
 SORT_SOURCES = ("sort_onesweep.cu", "sort_merge.cu")
+
+
+def variant_to_run(variant: str) -> VariantChoice:
+    """``variant`` parsed again for a run, after its name was checked when the command began: a kernel
+    file gone or changed since (a mistyped declaration, say) is a variant that cannot run now
+    (RendererUnavailable, which the run reports for its row), not a mistake on the command line."""
+    from render.core.renderer import RendererUnavailable
+
+    try:
+        return VARIANTS.parse(variant)
+    except UnknownVariantError as error:
+        raise RendererUnavailable(str(error)) from None

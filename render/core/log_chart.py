@@ -8,6 +8,11 @@ from collections.abc import Callable, Sequence
 
 from PIL import ImageDraw, ImageFont
 
+
+class NothingToChart(ValueError):
+    """A chart asked for with no figure to draw."""
+
+
 PANEL_HEIGHT = 300  # one plot, margins included
 MARGIN = (62, 28, 16, 46)  # left, top, right, bottom inside a panel
 GRID = (225, 225, 225)

@@ -16,7 +16,9 @@ import render.core.gpu
 from app.cli import main
 from render.circles.bench import BenchRow
 from render.circles.scale import FIXED_RADIUS, MEAN_DEPTH, ScaleRow, family_radius, family_scene
+from render.core.renderer import RendererUnavailable
 from scenes.files import load_scene
+from shaders import SHADER_DIR
 
 
 @pytest.mark.parametrize("count", [1000, 10**5, 10**8])
@@ -147,6 +149,82 @@ def test_scenes_saved_into_a_file_are_refused_before_the_work(capsys, stand_ins,
     (folder / "fixed-1000.npz").mkdir(parents=True)
     code, _, err = call(capsys, "--counts", "1000", "--save-scenes", str(folder), "--overwrite")
     assert code == 2 and "something other than a file is there" in err and not stand_ins
+
+
+def test_repeated_counts_and_sizes_are_swept_once(capsys, stand_ins):
+    code, _, err = call(capsys, "--counts", "1000", "1000", "--sizes", "32", "32", "--families", "depth", "depth")
+    assert code == 0, err
+    assert [point[:3] for point in stand_ins] == [("depth", 1000, 32)]
+
+
+def test_a_sweep_with_nothing_timed_writes_its_json_but_no_chart(capsys, stand_ins, tmp_path):
+    out_json, out_png = tmp_path / "s.json", tmp_path / "s.png"
+    code, lines, err = call(
+        capsys, "--counts", "9000", "--sizes", "32", "--json", str(out_json), "--chart", str(out_png)
+    )
+    assert code == 1 and not out_png.exists()
+    assert (
+        err.strip().splitlines()[-1]
+        == f"error: {out_png} not written: no figure was measured, so there is nothing to draw"
+    )
+    assert len(json.loads(out_json.read_text())["rows"]) == 2
+
+
+def _point(monkeypatch, **fields):
+    """scale_point's GPU calls stood in: a timed bench of ``resolved``, and frames from ``images``."""
+    import render.circles.bench as bench
+    import render.circles.check as check
+
+    resolved = fields.get("resolved", "tile-warp:bins=on,pixels=4,tile=32")
+    row = BenchRow("s", "auto", resolved, 1.0, {"binning": 0.1, "blending": 0.2}, None, 0, 0.0)
+    monkeypatch.setattr(bench, "bench_one", lambda *args: row)
+    monkeypatch.setattr("render.core.device_memory.peak_device_bytes", _no_peak)
+    monkeypatch.setattr(check, "gpu_image", fields["gpu_image"])
+    return scale.scale_point(family_scene("fixed", 10, 0), "fixed", 8, 1, 1, fields.get("against", "tile-sort"))
+
+
+def test_a_frame_with_nan_pixels_is_unlike_another(monkeypatch):
+    frames = {"auto": np.full((8, 8, 4), np.nan, np.float32), "tile-sort": np.zeros((8, 8, 4), np.float32)}
+    row = _point(monkeypatch, gpu_image=lambda scene, variant, size, frame: frames[variant])
+    assert row.exact is False and row.failed and math.isinf(row.max_abs_diff)
+
+
+def test_auto_is_not_compared_with_the_variant_it_picked(monkeypatch):
+    row = _point(monkeypatch, resolved="tile-sort", against="tile-sort", gpu_image=lambda *a: pytest.fail("compared"))
+    assert row.exact is None and not row.failed and row.note == "auto picked it: not compared with itself"
+
+
+def test_a_comparison_that_cannot_run_fails_the_point(monkeypatch):
+    def gpu_image(scene, variant, size, frame):
+        if variant != "auto":
+            raise RendererUnavailable("file:k.cu: no such file")
+        return np.zeros((8, 8, 4), np.float32)
+
+    row = _point(monkeypatch, against="file:k.cu", gpu_image=gpu_image)
+    assert row.failed and row.exact is None and row.note == "file:k.cu could not run: file:k.cu: no such file"
+    assert scale.row_line(row).endswith("NO: file:k.cu could not run: file:k.cu: no such file")
+
+
+def test_the_json_holds_no_infinity(capsys, monkeypatch, stand_ins, tmp_path):
+    def scale_point(scene, family, size, frames, runs, against):
+        return ScaleRow(family, scene.count, size, 0.1, "tile-warp", 1.0, {}, 10**6, False, float("inf"))
+
+    monkeypatch.setattr(scale, "scale_point", scale_point)
+    out = tmp_path / "s.json"
+    code, _, _ = call(capsys, "--counts", "10", "--sizes", "8", "--families", "fixed", "--json", str(out))
+    assert code == 1 and "Infinity" not in out.read_text()
+    assert json.loads(out.read_text())["rows"][0]["max_abs_diff"] == "inf"
+
+
+def test_a_kernel_file_gone_since_the_command_began_is_a_variant_that_cannot_run(tmp_path):
+    from render.circles.variants import variant_to_run
+
+    kernel = tmp_path / "k.cu"
+    kernel.write_text((SHADER_DIR / "user" / "per_pixel.cu").read_text())
+    assert variant_to_run(f"file:{kernel}").path == str(kernel)
+    kernel.unlink()
+    with pytest.raises(RendererUnavailable, match="no such file"):
+        variant_to_run(f"file:{kernel}")
 
 
 def test_a_point_whose_bench_failed_says_why(monkeypatch):

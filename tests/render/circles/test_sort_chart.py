@@ -6,6 +6,7 @@ import pytest
 from PIL import Image
 
 from render.circles.sort_chart import COLOURS, sort_bench_chart
+from render.core.log_chart import NothingToChart
 
 
 def rows():
@@ -25,6 +26,6 @@ def test_each_sort_is_drawn_in_its_colour(tmp_path):
 
 
 def test_no_timed_rows_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="no timed rows"):
+    with pytest.raises(NothingToChart, match="no figure was measured"):
         sort_bench_chart([], tmp_path / "none.png", "test")
     assert not (tmp_path / "none.png").exists()
