@@ -33,7 +33,7 @@ def estimated_seconds(scene: CircleScene, size: int, workers: int | None = None)
     """The seconds of one reference frame of ``scene`` at ``size`` x ``size`` with ``workers``
     processes (None: the reference's default); spends about SAMPLE_SECONDS timing."""
     flat_blend.compile_now()  # a compile is no part of a frame's time
-    workers = worker_count(workers)
+    workers = worker_count(scene.count, workers)
     bands = worker_bands(scene, size, workers)
     some = min(scene.count, BOUNDS_SAMPLE)
     position, radius = scene.position[:some], scene.radius[:some]
