@@ -11,7 +11,9 @@ from PIL import Image, ImageDraw, ImageFont
 from render.core.image_io import write_png_rgb8
 from render.core.log_chart import (
     BLACK,
+    LEGEND_HEIGHT,
     PANEL_HEIGHT,
+    PANEL_WIDTH,
     LogAxes,
     NothingToChart,
     draw_axes,
@@ -21,8 +23,6 @@ from render.core.log_chart import (
 )
 from scenes.safe_write import NEW_FILE, Placement
 
-PANEL_WIDTH = 520
-LEGEND_HEIGHT = 44
 SIZE_COLOURS = ((31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (90, 90, 90))
 
 

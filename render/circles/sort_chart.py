@@ -14,7 +14,9 @@ from PIL import Image, ImageDraw, ImageFont
 from render.core.image_io import write_png_rgb8
 from render.core.log_chart import (
     BLACK,
+    LEGEND_HEIGHT,
     PANEL_HEIGHT,
+    PANEL_WIDTH,
     LogAxes,
     NothingToChart,
     draw_axes,
@@ -24,8 +26,6 @@ from render.core.log_chart import (
 )
 from scenes.safe_write import NEW_FILE, Placement
 
-PANEL_WIDTH = 520
-LEGEND_HEIGHT = 44
 COLOURS = {"cub": (31, 119, 180), "onesweep": (214, 39, 40), "merge": (44, 160, 44)}
 FALLBACK_COLOUR = (90, 90, 90)
 

@@ -14,6 +14,8 @@ class NothingToChart(ValueError):
 
 
 PANEL_HEIGHT = 300  # one plot, margins included
+PANEL_WIDTH = 520
+LEGEND_HEIGHT = 44  # the title and legend lines above the panels
 MARGIN = (62, 28, 16, 46)  # left, top, right, bottom inside a panel
 GRID = (225, 225, 225)
 BLACK = (0, 0, 0)

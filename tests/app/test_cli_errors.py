@@ -16,6 +16,8 @@ import pytest
 import app.commands
 from app.cli import main
 from render.core.gpu import gpu_problem
+from scenes.builtin import build_scene
+from scenes.files import save_scene
 
 # Rejected by argparse: usage, then "main.py <command>: error: ...".
 PARSE_ERRORS = [  # command lines as a shell would split them
@@ -298,14 +300,7 @@ def test_outputs_and_the_backend_are_refused_before_a_scene_file_loads(call_main
     if "cuda" in args and gpu_problem() is None:
         pytest.skip("a usable GPU takes --backend cuda")
     (tmp_path / "taken.png").write_bytes(b"mine")
-    scene = tmp_path / "big.npz"
-    np.savez(
-        scene,
-        kind="circles",
-        position=np.float32([[0.5, 0.5, 0]]),
-        radius=np.float32([0.1]),
-        color=np.ones((1, 3), np.float32),
-    )
+    scene = save_scene(build_scene("rgb"), tmp_path / "big.npz")
     monkeypatch.setattr("scenes.lookup.load_scene", lambda path: pytest.fail("the scene file was loaded"))
     code, lines = call_main([*(arg.replace("{tmp}", str(tmp_path)) for arg in args), "--scene", str(scene)])
     assert code in (1, 2, 3) and len(lines) == 1 and message in lines[0], lines
