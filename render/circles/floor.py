@@ -24,7 +24,7 @@ PAIR_INSTRUCTIONS = {"flat": 10, "snowflake": 49}
 ISSUE_PER_SM_CLOCK = 4 * 32
 CIRCLE_BYTES = 28  # float32 position (3), radius (1) and color (3) of one circle
 PIXEL_BYTES = 16  # a float4 pixel of the image
-COPY_BYTES = 1 << 30  # the bandwidth probe's buffer: far larger than any cache
+COPY_BYTES = 1 << 30  # the bandwidth probe's buffer: far larger than any cache (less where memory is short)
 PROBE_REPEATS = 5  # the bandwidth probe's copies; the fastest is kept
 # Frames a run of the empty protocol averages: its frames are alike, and microseconds long, so more
 # of them than a scene's run steady the mean.
@@ -73,11 +73,14 @@ def issue_rate(props: dict) -> float:
 
 
 def copy_bandwidth() -> float:
-    """Bytes per second of the fastest of PROBE_REPEATS device-to-device copies of COPY_BYTES, timed
-    with CUDA events: each copy reads and writes every byte once."""
+    """Bytes per second of the fastest of PROBE_REPEATS device-to-device copies of COPY_BYTES (or a
+    quarter of the free memory, if less), timed with CUDA events: each copy reads and writes every
+    byte once."""
     import cupy
 
-    source = cupy.ones(COPY_BYTES // 4, cupy.float32)
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    size = min(COPY_BYTES, free // 4) // 4 * 4
+    source = cupy.ones(size // 4, cupy.float32)
     target = cupy.empty_like(source)
     start, stop = cupy.cuda.Event(), cupy.cuda.Event()
     best = float("inf")
@@ -87,7 +90,7 @@ def copy_bandwidth() -> float:
         stop.record()
         stop.synchronize()
         best = min(best, cupy.cuda.get_elapsed_time(start, stop))
-    return 2 * COPY_BYTES / (best * 1e-3)
+    return 2 * size / (best * 1e-3)
 
 
 def protocol_ms(launches: int, frames: int, runs: int) -> float:
