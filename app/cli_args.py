@@ -289,7 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--against",
         metavar="VARIANT",
         help="circles: compare with this variant's frame instead of the CPU reference's, where the reference "
-        "would take too long (best one that bins another way: tile-sort against tile-warp)",
+        "would take too long; best a variant that bins another way (tile-sort, for tile-warp and auto); "
+        "it is left out of the default --variants",
     )
     check.add_argument("--view", choices=VIEWS, help="spheres: classic (default) or shaded")
 

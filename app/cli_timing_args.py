@@ -118,7 +118,8 @@ def add_scale_command(sub, png, json_file) -> None:
     scaling.add_argument(
         "--against",
         metavar="VARIANT",
-        help=f"the variant whose frame 0 auto's must equal (default {scale.AGAINST}, which bins by a global sort)",
+        help=f"the variant whose frame 0 auto's must equal (default {scale.AGAINST}, which bins by a global sort); "
+        "exit 1 if a frame differs or this variant cannot run",
     )
     scaling.add_argument(
         "--save-scenes", metavar="FOLDER", help="save each scene there as FAMILY-COUNT.npz, and time it read back"

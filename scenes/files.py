@@ -95,9 +95,9 @@ def _float32(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
     return converted
 
 
-# The largest magnitude a circle's position, velocity or radius may have: beyond about 1.8e19 a
-# squared distance or radius overflows float32 to infinity, and the kernels' tests and the
-# reference's pixel box then disagree on what a circle covers.
+# The largest magnitude a position, velocity, center or radius may have. From about 1.3e19 a sum of
+# two float32 squares overflows to infinity, and the kernels' tests and the CPU references then
+# disagree on what a circle or sphere covers; 1e18 leaves room for the sums and products around them.
 MAX_GEOMETRY = 1e18
 
 
@@ -107,7 +107,8 @@ def _bounded(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
     if array.size and (array.max() > MAX_GEOMETRY or array.min() < -MAX_GEOMETRY):
         bad = int(np.count_nonzero(np.abs(array) > MAX_GEOMETRY))
         raise SceneFileError(
-            f"{path}: field {key!r} has {bad} values of magnitude over {MAX_GEOMETRY:g}, whose squares overflow float32"
+            f"{path}: field {key!r} has {bad} values of magnitude over {MAX_GEOMETRY:g} "
+            "(the renderers' float32 squared distances overflow from about 1.3e19)"
         )
     return array
 
@@ -199,8 +200,8 @@ def load_sphere_scene(path: str | Path) -> SphereScene:
     """Read and validate a sphere scene file: float32 center (N, 3), radius (N,) and color (N, 3) in
     [0, 1]. Raises SceneFileError, whose line starts with ``path`` as given and names the field."""
     fields = read_fields(path, "spheres")
-    radius = _radius(fields, "spheres", path)
-    center = _rows(fields, "center", radius.shape[0], path)
+    radius = _bounded(_radius(fields, "spheres", path), "radius", path)
+    center = _bounded(_rows(fields, "center", radius.shape[0], path), "center", path)
     color = _rows(fields, "color", radius.shape[0], path)
     outside = int(np.count_nonzero((color < 0) | (color > 1)))
     if outside:

@@ -8,7 +8,7 @@ Two families of random flat circles, uniform over the picture, for each count:
 
 Each point: `auto` timed by bench's protocol, the most device memory held at once over its runs, and
 frame 0 compared with a second variant that bins another way (``against``), where the CPU reference
-would take minutes. The memory beyond the scene arrays and the image, per circle, is what binning
+would take hours. The memory beyond the scene arrays and the image, per circle, is what binning
 costs as scenes grow.
 """
 

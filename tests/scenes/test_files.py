@@ -121,10 +121,10 @@ def test_float64_too_large_for_float32(tmp_path):
 @pytest.mark.parametrize(
     "field, values, message",
     [
-        ("position", [[-3e38, -3e38, 0]], "'position' has 2 values of magnitude over 1e\\+18, whose squares"),
-        ("radius", [3e38], "'radius' has 1 values of magnitude over 1e\\+18, whose squares"),
-        ("radius", [1.1e18], "'radius' has 1 values of magnitude over 1e\\+18, whose squares"),
-        ("velocity", [[0, 2e18, 0]], "'velocity' has 1 values of magnitude over 1e\\+18, whose squares"),
+        ("position", [[-3e38, -3e38, 0]], "'position' has 2 values of magnitude over 1e\\+18 \\(the renderers'"),
+        ("radius", [3e38], "'radius' has 1 values of magnitude over 1e\\+18 \\(the renderers'"),
+        ("radius", [1.1e18], "'radius' has 1 values of magnitude over 1e\\+18 \\(the renderers'"),
+        ("velocity", [[0, 2e18, 0]], "'velocity' has 1 values of magnitude over 1e\\+18 \\(the renderers'"),
     ],
 )
 def test_geometry_whose_squares_overflow_float32_is_refused(tmp_path, field, values, message):

@@ -39,3 +39,12 @@ def test_an_npz_member_that_is_no_sphere_field_is_refused(tmp_path):
     np.savez(path, kind=np.array("spheres"), roughness=np.float32([0.5, 0.5, 0.5]), **arrays)
     with pytest.raises(SceneFileError, match=r"member 'roughness.npy' is not a field of a spheres scene"):
         load_sphere_scene(path)
+
+
+@pytest.mark.parametrize("field, value", [("center", [[1e30, 0, 0]]), ("radius", [1e30])])
+def test_a_sphere_whose_squares_overflow_float32_is_refused(tmp_path, field, value):
+    fields = {"center": [[0, 0, 0]], "radius": [10], "color": [[1, 0, 0]], field: value}
+    path = tmp_path / "huge.npz"
+    np.savez(path, kind="spheres", **{key: np.float32(item) for key, item in fields.items()})
+    with pytest.raises(SceneFileError, match=f"field '{field}' has 1 values of magnitude over 1e\\+18"):
+        load_sphere_scene(path)
