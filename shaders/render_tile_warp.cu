@@ -13,11 +13,13 @@
 // (circle % 32) of word (circle / 32 % 32) of each bin it touches in shared memory, so every
 // bin's bits read in word order are its circles in index order: the lists come out sorted by
 // circle, as blending needs. An entry carries the circle's x, y and r beside its index, so
-// staging reads each candidate with one coalesced load instead of an index and dependent gathers.
+// staging reads each candidate with one coalesced load instead of an index and dependent gathers;
+// with -DENTRY_INDEX=1 (scenes of millions of circles) an entry is the index alone, a quarter of
+// the memory, and staging gathers x, y and r from the scene's arrays.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
-// premultiplied color passes render.circles.tile_warp.fused_blend_is_exact); for the overlays
-// only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
+// premultiplied color passes render.circles.tile_warp.fused_blend_is_exact), -DENTRY_INDEX=0|1; for
+// the overlays only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
 #include "block_scan.cuh"
 #include "circle_common.cuh"
 
@@ -36,12 +38,32 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 #define CHUNK_WORDS (CHUNK / 32)
 static_assert(CHUNK_WORDS * 32 == CHUNK && CHUNK_WORDS == 32, "a warp reads a chunk's mask words, one per lane");
 
+#if ENTRY_INDEX
+// One entry of a bin list: the circle's index (4 bytes).
+typedef int BinEntry;
+
+__device__ __forceinline__ BinEntry make_entry(float3, int index) { return index; }
+
+// The entry's circle index, its (x, y, r) gathered into shape.xyz.
+__device__ __forceinline__ int entry_circle(BinEntry e, const float* position, const float* radius, float4& shape) {
+    shape = make_float4(position[3 * e], position[3 * e + 1], radius[e], 0.f);
+    return e;
+}
+#else
 // One entry of a bin list (16 bytes, one vector load): the circle's center, radius and index.
 struct __align__(16) BinEntry {
     float x, y, r;
     int index;
 };
 static_assert(sizeof(BinEntry) == BIN_ENTRY_FLOATS * 4, "the host sizes bin lists in BIN_ENTRY_FLOATS floats");
+
+__device__ __forceinline__ BinEntry make_entry(float3 shape, int index) { return {shape.x, shape.y, shape.z, index}; }
+
+__device__ __forceinline__ int entry_circle(BinEntry e, const float*, const float*, float4& shape) {
+    shape = make_float4(e.x, e.y, e.r, 0.f);
+    return e.index;
+}
+#endif
 
 // ---- Binning ------------------------------------------------------------------------------
 
@@ -147,7 +169,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
             long long at = running[b] + inclusive - n;
             for (; word; word &= word - 1, ++at) {
                 const int k = lane * 32 + __ffs(word) - 1;
-                if (at < capacity) lists[at] = {shapes[k].x, shapes[k].y, shapes[k].z, first + k};
+                if (at < capacity) lists[at] = make_entry(shapes[k], first + k);
             }
             // Every lane has read running[b] once all reach this shuffle; only this warp touches bin b.
             const int total = __shfl_sync(0xffffffffu, inclusive, 31);
@@ -327,9 +349,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         if (first + t < candidates) {
             int i;
             if (listed) {
-                const BinEntry e = lists[begin + first + t];
-                c.shape = make_float4(e.x, e.y, e.r, 0.f);
-                i = e.index;
+                i = entry_circle(lists[begin + first + t], position, radius, c.shape);
             } else {
                 i = static_cast<int>(first + t);
                 c.shape = make_float4(position[3 * i], position[3 * i + 1], radius[i], 0.f);

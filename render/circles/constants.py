@@ -9,6 +9,9 @@ CHUNK = 1024  # circles a tile-warp binning block takes at a time: one bit each 
 MAX_BINS = 256  # tile-warp's coarse bins per image: the count pass keeps one shared counter per bin
 SCAN_BLOCKS = 256  # binning blocks that scan_bin_counts can scan: one thread each
 BIN_ENTRY_FLOATS = 4  # a bin-list entry: float x, y, r and the circle's int index (one 16-byte load)
+# From this many circles tile-warp's bin entries are the circle's index alone (4 bytes, not 16): the
+# lists of 10^7 circles and more are where device memory goes. Python's alone: a scene define.
+INDEX_ENTRIES_FROM = 1 << 22
 # Pixels across the region of a tile-warp warp: its lanes make rows of this many columns of PIXELS
 # pixels, so a region is WARP_REGION_WIDTH x (32 / WARP_REGION_WIDTH * PIXELS) pixels.
 WARP_REGION_WIDTH = 16

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from render.circles import constants
 from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS, WARP_REGION_WIDTH
 from render.circles.device_scene import host_colors
 from render.circles.strategies import Strategy, every_circle
@@ -29,7 +30,8 @@ class TileWarp(Strategy):
     @classmethod
     def scene_defines(cls, defines, scene, width, height):
         fused = not scene.snowflake and fused_blend_is_exact(host_colors(scene))
-        return {"SNOWFLAKE": scene.snowflake, "FUSED": int(fused)}
+        index = scene.count >= constants.INDEX_ENTRIES_FROM
+        return {"SNOWFLAKE": scene.snowflake, "FUSED": int(fused), "ENTRY_INDEX": int(index)}
 
     def _allocate(self, scene, width, height) -> None:
         """The binning buffers and the kernels' fixed arguments at this size."""
@@ -48,7 +50,7 @@ class TileWarp(Strategy):
         self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
         self.bin_total = cupy.empty(self.bins, cupy.int64)
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
-        self.lists = cupy.empty((1, BIN_ENTRY_FLOATS), cupy.float32)
+        self.lists = self._entries(1)
         self.capacity = 0
         # A still scene bins the same entries every frame: room for them and no more. Moving
         # circles get a quarter more, so that most frames fit without growing.
@@ -77,8 +79,8 @@ class TileWarp(Strategy):
         )
 
     def prepare(self, scene, width, height):
+        super().prepare(scene, width, height)  # the build first: its defines say what an entry is
         self._allocate(scene, width, height)
-        super().prepare(scene, width, height)
         self._kernels = {
             name: self.module.get_function(name)
             for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries")
@@ -106,11 +108,19 @@ class TileWarp(Strategy):
             return
         spare = entries // 4 + 1024 if self._moving else 0
         try:
-            # An entry is a kernel BinEntry: float32 x, y, r and the circle's int32 index.
-            self.lists = cupy.empty((entries + spare, BIN_ENTRY_FLOATS), cupy.float32)
+            self.lists = self._entries(entries + spare)
             self.capacity = len(self.lists)
         except cupy.cuda.memory.OutOfMemoryError:
             pass  # the kernel keeps rendering from every circle
+
+    def _entries(self, count: int):
+        """Room for ``count`` bin-list entries: each a kernel BinEntry, float32 x, y, r and the
+        circle's int32 index, or (``ENTRY_INDEX``) the index alone."""
+        import cupy
+
+        if self.build_defines.get("ENTRY_INDEX"):
+            return cupy.empty(count, cupy.int32)
+        return cupy.empty((count, BIN_ENTRY_FLOATS), cupy.float32)
 
     def _entries_last_seen(self) -> int:
         """The entry count of the latest binning that has finished writing it."""

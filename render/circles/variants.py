@@ -35,11 +35,12 @@ KEY_SORT = Option(
 )
 # tile-sort's keys are tile * N + circle: 32 bits when they fit halve the bytes the sort moves.
 SORT_KEYS: tuple[Defines, ...] = ({"KEY_T": "unsigned int"}, {"KEY_T": "unsigned long long"})
-# Snowflakes blend through expf; flat colors use a fused multiply-add only where it rounds exactly.
-SHADING_BUILDS: tuple[Defines, ...] = (
-    {"SNOWFLAKE": 0, "FUSED": 0},
-    {"SNOWFLAKE": 0, "FUSED": 1},
-    {"SNOWFLAKE": 1, "FUSED": 0},
+# Snowflakes blend through expf; flat colors use a fused multiply-add only where it rounds exactly;
+# tile-warp's bin entries are the circle's index alone for scenes of INDEX_ENTRIES_FROM circles or more.
+SHADING_BUILDS: tuple[Defines, ...] = tuple(
+    {"SNOWFLAKE": snowflake, "FUSED": fused, "ENTRY_INDEX": index}
+    for snowflake, fused in ((0, 0), (0, 1), (1, 0))
+    for index in (0, 1)
 )
 
 # file:PATH: a kernel of the user's, launched as its file declares (render/circles/user_kernel.py).

@@ -46,6 +46,21 @@ def test_lists_have_room_for_their_entries_and_a_quarter_more_only_where_circles
         assert strategy._entries_last_seen() == entries == strategy.capacity
 
 
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:tile=64"])
+@pytest.mark.parametrize("name, size", [("rand100k", 256), ("rand1M", 1024), ("micro2M", 1024), ("snowsingle", 512)])
+def test_index_entries_blend_what_full_entries_do(monkeypatch, reference_frame, variant, name, size):
+    """Scenes of millions of circles list each circle by its index alone (4 bytes an entry, not
+    16); forced here for smaller ones. Frames and lists' lengths are the full entries' own."""
+    monkeypatch.setattr("render.circles.constants.INDEX_ENTRIES_FROM", 1)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    renderer.load(build_scene(name), size, size)
+    strategy = renderer.strategy
+    assert strategy.build_defines["ENTRY_INDEX"] == 1 and strategy.lists.dtype == np.int32
+    assert strategy.lists.nbytes == 4 * strategy.capacity
+    renderer.poison()
+    assert compare_images(reference_frame(name, size), render_frame(renderer, 0)).passed
+
+
 def _fading_scene() -> CircleScene:
     """126 black circles halve a white pixel to 2^-126, then a circle whose red is too small for
     the fused blend (premultiplied 2^-110) is drawn over it. Fused, red would be 2^-110 + 2^-127;

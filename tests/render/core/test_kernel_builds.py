@@ -102,6 +102,16 @@ def test_scene_defines_come_from_the_scene():
     assert variant_defines(CIRCLES.kernel_builds(sort, circles(65_535), 4096, Look()))[1]["KEY_T"] == "unsigned int"
 
 
+def test_tile_warps_bin_entries_are_indices_from_millions_of_circles(monkeypatch):
+    monkeypatch.setattr("render.circles.constants.INDEX_ENTRIES_FROM", 1000)
+    warp = VARIANTS.parse("tile-warp")
+    index = {
+        count: variant_defines(CIRCLES.kernel_builds(warp, circles(count), 512, Look()))[1]["ENTRY_INDEX"]
+        for count in (999, 1000)
+    }
+    assert index == {999: 0, 1000: 1}
+
+
 def test_the_device_scene_path_picks_the_same_defines():
     """A load reads the DeviceScene (colors flat (N*3,)); the builds read the host scene (N, 3)."""
     for scene in (circles(50), circles(50, "snowflake"), circles(50, color=np.full((50, 3), 1e-35, np.float32))):
