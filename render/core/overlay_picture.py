@@ -102,10 +102,14 @@ def _legend(width: int, overlay: Overlay) -> np.ndarray:
         line(24, overlay.unit)
         return np.asarray(strip)
     stats = overlay_stats(overlay.values)
-    bar = turbo(np.linspace(0, 1, width - 2 * margin))
-    strip.paste(Image.fromarray(np.repeat(bar[None], 12, axis=0), "RGB"), (margin, 4))
-    draw.text((margin, 18), figure(stats.low), fill=INK, font=font)
-    draw.text((width - margin, 18), figure(stats.high), fill=INK, font=font, anchor="ra")
+    # One value everywhere is drawn in the map's first colour (``_colour``): the bar says so.
+    span = np.linspace(0, 1, width - 2 * margin) if stats.high > stats.low else np.zeros(width - 2 * margin)
+    strip.paste(Image.fromarray(np.repeat(turbo(span)[None], 12, axis=0), "RGB"), (margin, 4))
+    if stats.high > stats.low:
+        draw.text((margin, 18), figure(stats.low), fill=INK, font=font)
+        draw.text((width - margin, 18), figure(stats.high), fill=INK, font=font, anchor="ra")
+    else:
+        draw.text((width // 2, 18), f"every value {figure(stats.low)}", fill=INK, font=font, anchor="ma")
     line(32, f"{overlay.name}: {overlay.unit}")
     line(46, stats.line())
     return np.asarray(strip)

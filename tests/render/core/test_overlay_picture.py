@@ -38,6 +38,8 @@ def test_cut_cells_at_the_edge_and_equal_values_still_draw():
     picture = overlay_picture(grey_image(20, 20), Overlay("depth", (16, 16), "circles", values))
     assert picture.shape == (20 + LEGEND_HEIGHT, MIN_WIDTH, 3)
     assert len(np.unique(picture[:20, :20].reshape(-1, 3), axis=0)) == 1  # one value, one colour
+    bar = picture[20 + 8, 8:-8]
+    assert np.all(bar == turbo(np.array([0.0]))[0])  # the legend's bar: that colour alone, not a scale
 
 
 def test_the_grid_lightens_the_first_column_and_bottom_row_of_every_cell():
