@@ -347,7 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--dev", action="store_true", help="reload the built-in shaders when they change (kernel work on rasterlab)"
     )
     gui.add_argument(
-        "--stats", type=json_file, help="with --frames: write median frame, stage and display-copy times to this JSON"
+        "--stats",
+        type=json_file,
+        help="with --frames: write median frame, stage, display-copy and (GPU) app overhead times to this JSON",
     )
     gui.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 

@@ -235,7 +235,9 @@ class App:
             # take seconds while the window keeps redrawing the last one at the display's rate.
             if self._last_delivered is not None:
                 wall = (now - self._last_delivered) * 1000
-                self.frame_log.append({"wall": wall, **stage_ms, **self.display.copy_ms})
+                # What the app itself costs a frame: the time between frames that no GPU stage takes.
+                own = {"overhead": wall - sum(stage_ms.values())} if self.session.backend == "cuda" else {}
+                self.frame_log.append({"wall": wall, **own, **stage_ms, **self.display.copy_ms})
             else:
                 self.first_frame_s = seconds_since_process_start()
             self._last_delivered = now
@@ -295,6 +297,7 @@ class App:
         keys = sorted({key for frame in recent for key in frame})
         medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
         wall = medians.pop("wall", None)  # None (JSON null) before two frames were shown
+        overhead = medians.pop("overhead", None)  # on the GPU only
         return {
             "renderer": self.session.kind.name,
             "scene": self.session.scene_name,
@@ -307,6 +310,7 @@ class App:
             "frames_measured": len(recent),
             "wall_ms_median": wall,
             "fps_median": 1000 / wall if wall else None,
+            "overhead_ms_median": overhead,
             "stage_ms_median": medians,
         }
 
