@@ -255,7 +255,9 @@ class _no_peak:
 def test_a_small_sweep_on_the_gpu_is_exact_and_counts_its_memory():
     from render.circles.scale import run_scale
 
-    rows = run_scale((1000, 20_000), (256,), ("fixed", "depth"), 2, 1, "tile-sort", 0, lambda *a: None)
+    rows = run_scale(
+        (1000, 20_000), (256,), ("fixed", "depth"), 2, 1, "tile-sort", 0, lambda *a: None, lambda row: None
+    )
     assert [(row.family, row.count) for row in rows] == [
         ("fixed", 1000),
         ("fixed", 20_000),
