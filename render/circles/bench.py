@@ -44,6 +44,23 @@ TARGET_MS = {
     "rand1M": 0.40,
     "micro2M": 0.25,
 }
+MAX_FLOOR_RATIO = 3.0  # every scored scene's total within this many times its floor, on the same GPU
+
+
+def goal(row: BenchRow, target: float | None) -> str:
+    """How a scored scene's row stands against its goals (``target`` ms, and MAX_FLOOR_RATIO times
+    its floor): "met", or what is missed, "target under floor" where no kernel could meet it;
+    "-" where it has none (another scene, size or seed)."""
+    if target is None or row.total_ms is None or row.floor is None or row.floor_ratio is None:
+        return "-"
+    missed = []
+    if target < row.floor.total_ms:
+        missed.append("target under floor")
+    elif row.total_ms > target:
+        missed.append("over target")
+    if row.floor_ratio > MAX_FLOOR_RATIO:
+        missed.append(f"over {MAX_FLOOR_RATIO:g}x floor")
+    return ", ".join(missed) or "met"
 
 
 @dataclasses.dataclass
@@ -168,7 +185,7 @@ def table_lines(
     header = (
         f"{'scene':<11} {'variant':<24} {'total ms':>9} {'peer ms':>8} {'target':>7} {'clear':>7} {'advance':>7} "
         f"{'binning':>8} {'blending':>8} {'compute':>8} {'memory':>7} {'protocol':>8} {'floor ms':>8} "
-        f"{'x floor':>7} {'pool MiB':>8}"
+        f"{'x floor':>7} {'pool MiB':>8}  goal"
     )
     lines = [
         f"{gpu}, {size}x{size}, seed {seed}, frames 0-{frames - 1}, best of {runs}",
@@ -189,6 +206,7 @@ def table_lines(
             f"{st.get('clear', 0):>7.3f} {st.get('advance', 0):>7.3f} {st.get('binning', 0):>8.3f} "
             f"{st.get('blending', 0):>8.3f} {floor.compute_ms:>8.4f} {floor.memory_ms:>7.4f} "
             f"{floor.protocol_ms:>8.4f} {floor.total_ms:>8.4f} {row.floor_ratio or 0:>7.1f} {row.pool_mib:>8.1f}"
+            f"  {goal(row, target)}"
         )
     return lines
 
@@ -202,7 +220,8 @@ def payload(limits: DeviceLimits, rows: list[BenchRow], gpu: str, size: int, see
         if row.floor is not None:
             figures["floor"]["total_ms"] = row.floor.total_ms
         figures["floor_ratio"] = row.floor_ratio
-        figures["target_ms"] = TARGET_MS.get(row.scene) if course else None
+        figures["target_ms"] = target = TARGET_MS.get(row.scene) if course else None
+        figures["goal"] = goal(row, target)
         return figures
 
     return {

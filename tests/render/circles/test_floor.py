@@ -52,6 +52,24 @@ def test_the_issue_rate_is_four_warp_instructions_per_sm_and_clock():
     assert issue_rate({"multiProcessorCount": 132, "clockRate": 1_980_000}) == pytest.approx(132 * 128 * 1.98e9)
 
 
+@pytest.mark.parametrize(
+    "total, floor, target, expected",
+    [
+        (0.30, 0.20, 0.35, "met"),
+        (0.40, 0.20, 0.35, "over target"),
+        (0.70, 0.20, 0.75, "over 3x floor"),
+        (0.57, 0.465, 0.45, "target under floor"),  # biglittle, as predicted for the H100
+        (0.90, 0.20, 0.10, "target under floor, over 3x floor"),
+        (0.30, 0.20, None, "-"),  # no target: another scene, size or seed
+    ],
+)
+def test_a_scored_scene_meets_its_target_and_three_times_its_floor(total, floor, target, expected):
+    from render.circles.bench import BenchRow, goal
+
+    row = BenchRow("s", "auto", "auto", total, {}, Floor(floor, 0.0, 0.0), 0, 0.0)
+    assert goal(row, target) == expected
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["rgb", "rand10k", "snowsingle", "biglittle", "pattern"])
 def test_the_covered_pairs_are_the_cpu_depth_summed(name):

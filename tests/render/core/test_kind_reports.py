@@ -139,6 +139,7 @@ def test_circle_bench_keeps_the_best_run_and_writes_its_figures(capsys, monkeypa
         *("rgb", "auto", "1.500", "0.094", "0.073"),
         *("0.010", "0.000", "0.020", "0.030"),
         *("1.0000", "0.0168", "0.0100", "1.0100", "1.5", "3.0"),
+        *("target", "under", "floor"),  # rgb's 0.073 ms, under this stand-in floor of 1.01
     ]
     assert lines[-1] == f"wrote {target}"
     figures = json.loads(target.read_text())
@@ -150,6 +151,7 @@ def test_circle_bench_keeps_the_best_run_and_writes_its_figures(capsys, monkeypa
         3.0,
         0.073,
     )
+    assert row["goal"] == "target under floor"
     floor = {"compute_ms": 1.0, "memory_ms": 0.0167773, "protocol_ms": 0.01, "total_ms": 1.01}
     assert row["floor"] == pytest.approx(floor) and row["floor_ratio"] == pytest.approx(1.5 / 1.01)
 
