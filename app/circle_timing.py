@@ -13,7 +13,7 @@ from collections.abc import Callable
 import render.core.gpu
 from app import commands
 from app.cli_args import UsageError
-from app.outputs import OutputRefused, claim_folder, claim_outputs
+from app.outputs import check_names_in_folder, claim_folder, claim_outputs
 from app.printable import printable
 from app.progress import step_bar
 from app.record_command import recording_folder
@@ -80,15 +80,6 @@ def cmd_sortbench(args: argparse.Namespace) -> int:
     return 0 if _write_figures(args, placements, payload, chart) else 1
 
 
-def _scene_names(folder: str, families: tuple[str, ...], counts: tuple[int, ...]) -> None:
-    """Before the work: each scene file's name in ``folder`` is free or a file that may be replaced."""
-    for family in families:
-        for count in counts:
-            path = os.path.join(folder, f"{family}-{count}.npz")
-            if os.path.lexists(path) and not os.path.isfile(path):
-                raise OutputRefused(f"cannot write {path}: something other than a file is there")
-
-
 def cmd_scale(args: argparse.Namespace) -> int:
     """`auto` timed, its peak device memory read and its frame 0 checked against another variant
     over circle counts x image sizes, for each family of random scenes, each row printed as it is
@@ -106,7 +97,7 @@ def cmd_scale(args: argparse.Namespace) -> int:
     saving = args.save_scenes is not None
     new_folder, replace = claim_folder(args.save_scenes, args.overwrite) if saving else (False, False)
     if saving and not new_folder:
-        _scene_names(args.save_scenes, families, counts)
+        check_names_in_folder(os.path.join(args.save_scenes, f"{f}-{n}.npz") for f in families for n in counts)
     commands._require_gpu("scale, which times auto on the GPU,")
     gpu = render.core.gpu.gpu_name()
     about = (gpu, frames, runs, against.label(), args.seed)

@@ -116,6 +116,15 @@ def claim_folder(path: str, overwrite: bool) -> tuple[bool, bool]:
     return False, overwrite or holds_files
 
 
+def check_names_in_folder(paths: Iterable[str | Path]) -> None:
+    """Before the work, in a folder ``claim_folder`` found holding files: each of ``paths`` is free or
+    a file that may be replaced (a link to one included); raises OutputRefused naming the first that
+    is anything else."""
+    for path in paths:
+        if os.path.lexists(path) and not os.path.isfile(path):
+            raise OutputRefused(f"cannot write {path}: something other than a file is there")
+
+
 def _identity(path: str) -> tuple[int, int] | str:
     """What ``path`` refers to: (device, inode) of an existing file or open descriptor, else the
     path made absolute."""

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from app.cli_args import UsageError
-from app.outputs import OutputRefused
+from app.outputs import check_names_in_folder
 from app.printable import printable
 from app.progress import StepBar
 from app.recording import frame_file_name, remove_if_empty, write_frame
@@ -63,12 +63,8 @@ def recording_folder(path: str, new: bool) -> Iterator[Path]:
 
 
 def check_frame_names(folder: Path, first: int, last: int) -> None:
-    """Before the work: every frame's name in ``folder`` is free or a file that may be replaced
-    (a link to one included); raises OutputRefused naming the first that is anything else."""
-    for frame in range(first, last + 1):
-        path = folder / frame_file_name(frame)
-        if os.path.lexists(path) and not os.path.isfile(path):
-            raise OutputRefused(f"cannot write {path}: something other than a file is there")
+    """Before the work: every frame's name in ``folder`` is free or a file that may be replaced."""
+    check_names_in_folder(folder / frame_file_name(frame) for frame in range(first, last + 1))
 
 
 def default_gif(folder: Path) -> Path:

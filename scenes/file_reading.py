@@ -234,16 +234,29 @@ def _check_counts(heads: dict[str, _Head], path: str | Path) -> None:
         rows = head.shape[0] if head.shape else 1
         if rows > MAX_CIRCLES:
             raise SceneFileError(f"{path}: field {field!r} has {rows} rows, more than the {MAX_CIRCLES} allowed")
-        tail = () if field == "radius" else (3,)
-        # (0,) is an empty (0, 3) field too, as JSON writes it.
-        if head.shape != (0,) and (len(head.shape) != 1 + len(tail) or head.shape[1:] != tail):
-            expected = "(N, 3)" if tail else "(N,)"
-            raise SceneFileError(f"{path}: field {field!r} must have shape {expected}, got {head.shape}")
+        problem = shape_problem(field, head.shape, () if field == "radius" else (3,))
+        if problem:
+            raise SceneFileError(f"{path}: {problem}")
         rows_of[field] = rows
     count = rows_of.get("radius")
     for field, rows in rows_of.items():
         if count is not None and rows != count:
-            raise SceneFileError(f"{path}: field {field!r} has {rows} rows but 'radius' has {count}")
+            raise SceneFileError(f"{path}: {rows_problem(field, rows, count)}")
+
+
+def shape_problem(field: str, shape: tuple[int, ...], tail: tuple[int, ...]) -> str | None:
+    """What is wrong with ``shape`` for per-item field ``field``, of shape (N, *tail); None when
+    nothing is. (0,) is an empty (0, *tail) too: JSON writes an empty (0, 3) array as [], which has
+    no rows to tell its width."""
+    if (shape == (0,) and tail) or (len(shape) == 1 + len(tail) and shape[1:] == tail):
+        return None
+    expected = "(N, " + ", ".join(map(str, tail)) + ")" if tail else "(N,)"
+    return f"field {field!r} must have shape {expected}, got {shape}"
+
+
+def rows_problem(field: str, rows: int, count: int) -> str:
+    """The line for per-item field ``field`` of ``rows`` rows in a scene of ``count`` items."""
+    return f"field {field!r} has {rows} rows but 'radius' has {count}"
 
 
 def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, head: _Head) -> np.ndarray:

@@ -18,6 +18,8 @@ from scenes.file_reading import (
     is_scene_file,
     plain,
     read_fields,
+    rows_problem,
+    shape_problem,
     shown,
 )
 from scenes.model import ANIMATIONS, NAMED_BACKGROUNDS, SHADINGS, CircleScene
@@ -121,12 +123,10 @@ def _array(fields: dict, key: str, shape_tail: tuple[int, ...], path: str | Path
             raise SceneFileError(f"{path}: missing field {key!r}")
         return None
     array = _numeric(fields[key], key, path)
-    if array.shape == (0,) and shape_tail:
-        # JSON writes an empty (0, 3) array as [], which has no rows to tell its width.
-        array = array.reshape(0, *shape_tail)
-    expected = "(N, " + ", ".join(map(str, shape_tail)) + ")" if shape_tail else "(N,)"
-    if array.ndim != 1 + len(shape_tail) or array.shape[1:] != shape_tail:
-        raise SceneFileError(f"{path}: field {key!r} must have shape {expected}, got {array.shape}")
+    problem = shape_problem(key, array.shape, shape_tail)
+    if problem:
+        raise SceneFileError(f"{path}: {problem}")
+    array = array.reshape(-1, *shape_tail)  # an empty [] takes its width
     return np.ascontiguousarray(_float32(array, key, path))
 
 
@@ -146,7 +146,7 @@ def _rows(fields: dict, key: str, count: int, path: str | Path, required: bool =
     """Field ``key`` as float32 (count, 3), or None when it is absent and not ``required``."""
     array = _array(fields, key, (3,), path, required)
     if array is not None and array.shape[0] != count:
-        raise SceneFileError(f"{path}: field {key!r} has {array.shape[0]} rows but 'radius' has {count}")
+        raise SceneFileError(f"{path}: {rows_problem(key, array.shape[0], count)}")
     return array
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 import gc
 import statistics
-import time
 from collections.abc import Callable
 
 from render.circles.floor import DeviceLimits, Floor, measure_device_limits, scene_floor
+from render.circles.protocol import timed_frames
 from render.circles.renderer import STAGES, CudaRenderer
 from render.circles.variants import variant_to_run
 from render.core.renderer import RendererUnavailable
@@ -91,14 +91,9 @@ def time_run(scene: CircleScene, variant: str, size: int, frames: int):
     renderer = CudaRenderer(variant_to_run(variant))
     renderer.load(scene, size, size)
     _sync()
-    totals, stages = [], []
-    for _ in range(frames):
-        start = time.perf_counter()
-        for step in (renderer.clear, renderer.advance, renderer.render):
-            step()
-            _sync()
-        totals.append((time.perf_counter() - start) * 1e3)
-        stages.append(renderer.stage_times_ms())
+    stages: list[dict[str, float]] = []
+    steps = (renderer.clear, renderer.advance, renderer.render)
+    totals = timed_frames(steps, frames, lambda: stages.append(renderer.stage_times_ms()))
     return renderer, totals, stages
 
 

@@ -15,7 +15,7 @@ synchronizations that bracket them cannot.
 from __future__ import annotations
 
 import dataclasses
-import time
+import statistics
 
 SOURCE = "floor.cu"  # the empty kernel and the pair kernels the counts below come from
 # PTX instructions one covered pair executes, by shading, memory and moves left out (shaders/floor.cu).
@@ -96,28 +96,19 @@ def copy_bandwidth() -> float:
 def protocol_ms(launches: int, frames: int, runs: int) -> float:
     """The bench's protocol with no work: per frame the three steps, each synchronized, an empty
     kernel launched in the last ``launches`` of them; the best of ``runs`` of the mean of ``frames``."""
-    import cupy
-
     from render.circles.constants import load_circle_module
+    from render.circles.protocol import timed_frames
 
     empty = load_circle_module(SOURCE).get_function("protocol_empty")
-    steps = [launches > 2, launches > 1, True]  # clear, advance, render
 
-    def frame() -> None:
-        for launch in steps:
-            if launch:
-                empty((1,), (1,), ())
-            cupy.cuda.runtime.deviceSynchronize()
+    def launch() -> None:
+        empty((1,), (1,), ())
 
-    return min(mean_frame_ms(frame, frames) for _ in range(runs))
+    def idle() -> None:
+        pass
 
-
-def mean_frame_ms(frame, frames: int) -> float:
-    """The mean wall-clock milliseconds of ``frames`` calls of ``frame``."""
-    start = time.perf_counter()
-    for _ in range(frames):
-        frame()
-    return (time.perf_counter() - start) * 1e3 / frames
+    steps = [launch if launches > 2 - k else idle for k in range(3)]  # clear, advance, render
+    return min(statistics.mean(timed_frames(steps, frames)) for _ in range(runs))
 
 
 def measure_device_limits(runs: int) -> DeviceLimits:

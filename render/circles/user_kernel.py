@@ -10,7 +10,7 @@ import numpy as np
 
 from render.circles.strategies import Strategy, usable_device_bytes
 from render.circles.user_file import UserSource, read_user_source
-from render.core.kernels import BASE_OPTIONS
+from render.core.kernels import BASE_OPTIONS, numbered_source
 from render.core.renderer import RendererUnavailable
 
 MAX_LOG_ERRORS = 1  # compiler errors a one-line message quotes; the app shows the whole log
@@ -96,8 +96,7 @@ def compile_user_module(source: UserSource, label: str):
     compile."""
     import cupy
 
-    # NVRTC compiles a string: the #line makes its messages name the file and line they are about.
-    code = f'#line 1 "{c_string(str(source.path))}"\n' + source.text
+    code = numbered_source(source.path, source.text)
     options = (*BASE_OPTIONS, *(f"-I{folder}" for folder in source.include_dirs()))
     try:
         module = cupy.RawModule(code=code, options=options)
@@ -106,13 +105,6 @@ def compile_user_module(source: UserSource, label: str):
         log = error.get_message() if hasattr(error, "get_message") else str(error)
         raise UserKernelError(f"{label} does not compile: {first_errors(log)}", log) from None
     return module
-
-
-def c_string(text: str) -> str:
-    """``text`` as the inside of a C string literal: backslashes and quotes escaped, control
-    characters (a newline in a file name, say) shown as ``?``."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return "".join("?" if ord(c) < 32 or ord(c) == 127 else c for c in escaped)
 
 
 def first_errors(log: str) -> str:

@@ -5,6 +5,7 @@ and for ``nvcc`` in the CI compile test, so both build exactly the same code.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from render.core.module_cache import Build, ModuleCache
 from shaders import SHADER_DIR
@@ -83,12 +84,24 @@ def compile_module(source: str, defines: tuple[tuple[str, object], ...]):
     import cupy
 
     path = SHADER_DIR / source
-    # NVRTC compiles a string: the #line makes its messages name the file and line they are about.
-    code = f'#line 1 "{path}"\n' + path.read_text()
+    code = numbered_source(path, path.read_text())
     options = (*BASE_OPTIONS, f"-I{SHADER_DIR}", *define_flags(dict(defines)))
     module = cupy.RawModule(code=code, options=options)
     module.compile()
     return module
+
+
+def numbered_source(path: str | Path, text: str) -> str:
+    """``text`` for NVRTC, which compiles a string: a ``#line`` first, so that its messages name the
+    file ``path`` and the line they are about."""
+    return f'#line 1 "{c_string(str(path))}"\n' + text
+
+
+def c_string(text: str) -> str:
+    """``text`` as the inside of a C string literal: backslashes and quotes escaped, control
+    characters (a newline in a file name, say) shown as ``?``."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join("?" if ord(c) < 32 or ord(c) == 127 else c for c in escaped)
 
 
 # Every module the process compiles; the app's background compiler and the renderers share it.

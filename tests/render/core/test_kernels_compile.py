@@ -162,7 +162,7 @@ def test_the_user_kernels_compile_with_the_kernels_they_declare(nvcc, tmp_path, 
 def test_the_line_directive_takes_any_file_name(nvcc, tmp_path):
     """The #line a user's kernel is compiled under names its file as a C string: quotes, backslashes
     and newlines in the name must not break it (warnings are errors)."""
-    from render.circles.user_kernel import c_string
+    from render.core.kernels import c_string
 
     name = str(tmp_path / 'my "odd" \\ kernel\nfile.cu')
     assert c_string(name).endswith('my \\"odd\\" \\\\ kernel?file.cu')
