@@ -92,6 +92,18 @@ def _start_session(settings: Settings, options: GuiOptions):
     return None
 
 
+def _end_without_teardown(code: int) -> None:
+    """End the process now: after a GPU failure the GL driver's own teardown at exit could wait
+    forever on CUDA work that never ends (App.close left the context for this reason)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # closed, or a pipe with no reader
+            pass
+    os._exit(code)
+
+
 def run_gui(options: GuiOptions) -> int:
     """Open the app, run it, close it; returns the process exit code."""
     if options.headless:
@@ -147,7 +159,10 @@ def run_gui(options: GuiOptions) -> int:
         if app.display.notice:
             _say(f"note: {app.display.notice}")
         app.close()
+    code = 0
     if options.screenshot and app.last_screenshot is None:
         _say(f"error: {app.screenshot_error or f'no screenshot written to {options.screenshot}'}")
-        return 1
-    return 0
+        code = 1
+    if app.gl_abandoned:
+        _end_without_teardown(code)
+    return code

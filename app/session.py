@@ -61,6 +61,8 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         self.backend = backend or ("cpu" if problem else "cuda")
         # Why the CPU reference renders, when the GPU could not be used.
         self.backend_reason: str | None = problem if self.backend == "cpu" else None
+        # CUDA failed in this process: GL objects shared with it may never be released (see App.close).
+        self.cuda_lost = False
         self.status = ""
         self.pending: PendingChange | None = None
         self.history: collections.deque[dict[str, float]] = collections.deque(maxlen=HISTORY_FRAMES)
@@ -288,6 +290,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         kernel that failed with CUDA still working: back to a variant that rendered)."""
         if self.back_from_a_failed_file(error):
             return
+        self.cuda_lost = True
         self.backend = "cpu"
         self.backend_reason = f"the GPU failed during the run ({error})"
         self.playing = False

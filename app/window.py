@@ -353,13 +353,28 @@ class App:
                 break
             count += 1
 
+    @property
+    def gl_abandoned(self) -> bool:
+        """True after ``close`` left the GL context to the process's end (CUDA failed in this process)."""
+        return self.session.cuda_lost
+
     def close(self) -> None:
-        """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface."""
+        """Release in dependency order: CUDA's hold on GL buffers, GL objects, ImGui, the surface.
+
+        After a GPU failure the GL side is left alone (``gl_abandoned``): on the H100 a kernel fault
+        with a buffer registered for interop made eglDestroyContext wait forever, since the CUDA work
+        GL waits on never ends. The caller then ends the process without library teardown."""
         self.panel.files.close()
         self.recorder.close()
         self.race.close()
         self.kernel_watch.close()
         self.session.close()
+        if self.gl_abandoned:
+            # ImGui's teardown would shut down its GL backend: only the layout is kept.
+            layout = imgui.get_io().get_ini_filename()
+            if layout:
+                imgui.save_ini_settings_to_disk(layout)
+            return
         self.display.release()
         imgui.backends.opengl3_shutdown()
         if self.surface.interactive:

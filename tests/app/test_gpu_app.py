@@ -231,7 +231,7 @@ def test_a_kernel_file_edited_while_the_app_runs(probe_path):
     probe = probe_path("kernel_file_app_probe.py")
     result = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
+    report = {part: value for line in result.stdout.splitlines() for part, value in json.loads(line).items()}
     assert report["start"]["backend"] == "cuda" and report["start"]["variant"].startswith("file:"), report
     assert report["comment"]["reload_s"] < 1.0 and report["comment"]["check"].startswith("pass"), report
     skips = report["skips_circles"]
@@ -241,3 +241,4 @@ def test_a_kernel_file_edited_while_the_app_runs(probe_path):
     assert error["frames_kept_coming"] and error["previous_build_draws"], report
     failed = report["out_of_bounds"]
     assert failed["backend"] == "cpu" and "the GPU failed" in failed["status"] and failed["frames_after"] > 0, report
+    assert report["closed"]["gl_abandoned"], report

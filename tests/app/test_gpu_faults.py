@@ -83,6 +83,7 @@ def test_interop_failing_mid_run_falls_back_to_the_host_copy(stress_probe):
     assert report["interop"]["registered"] == report["interop"]["released"]
 
 
+@pytest.mark.faults_gpu
 def test_losing_the_gpu_mid_run_is_reported_and_the_app_goes_on_on_the_cpu(stress_probe):
     report = stress_probe("gpu-loss", timeout=300)
     assert report["path_before"] == "interop" and report["backend"] == "cpu"

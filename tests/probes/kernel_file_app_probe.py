@@ -2,7 +2,9 @@
 a copy of the per-pixel template as ``file:PATH``, edited while it runs: a comment (it reloads and
 checks out exact; how long from the save to the new build drawing), a change that skips every circle
 (it reloads and the check fails), a syntax error (the log, while the previous build keeps drawing),
-and a write far out of bounds (reported, and the app goes on). Prints JSON.
+and a write far out of bounds (reported, and the app goes on). Prints one JSON object a line, each
+part as soon as it is known (a hang later still leaves the earlier parts), the last once the app
+has closed.
 
 Needs PYOPENGL_PLATFORM=egl before OpenGL is imported, hence a process of its own.
 Usage: kernel_file_app_probe.py
@@ -37,54 +39,59 @@ def frames_until(app, done, timeout=20.0) -> float:
     return time.monotonic() - start
 
 
+def say(part: str, value) -> None:
+    print(json.dumps({part: value}), flush=True)
+
+
 def main() -> None:
     kernel = Path(tempfile.mkdtemp()) / "mine.cu"
     kernel.write_text(TEMPLATE)
     app, _ = offscreen_app("rgb", 256, f"file:{kernel}")
-    session, watch, report = app.session, app.kernel_watch, {}
+    session, watch = app.session, app.kernel_watch
     try:
         frames_until(app, lambda: len(session.history) >= 3)
-        report["start"] = {"variant": session.variant.label(), "backend": session.backend}
+        say("start", {"variant": session.variant.label(), "backend": session.backend})
 
         kernel.write_text(TEMPLATE + "// an edit that changes nothing drawn\n")
         seconds = frames_until(app, lambda: watch.reloads == 1)
         frames_until(app, lambda: session.last_check is not None)
-        report["comment"] = {"reload_s": seconds, "check": session.last_check.summary()}
+        say("comment", {"reload_s": seconds, "check": session.last_check.summary()})
 
         session.last_check = None
         kernel.write_text(TEMPLATE.replace(BLEND, "for (int i = 0; i < 0; ++i)"))
         frames_until(app, lambda: watch.reloads == 2 and session.last_check is not None)
         blank = session.host_image()
-        report["skips_circles"] = {
-            "check": session.last_check.summary(),
-            "passed": session.last_check.passed,
-            "background_only": bool(np.all(blank == blank[0, 0])),
-        }
+        skipped = {"check": session.last_check.summary(), "passed": session.last_check.passed}
+        say("skips_circles", skipped | {"background_only": bool(np.all(blank == blank[0, 0]))})
 
         kernel.write_text(TEMPLATE.replace(BLEND, "for (int i = 0; i < count; ++i) nonsense"))
         frames_until(app, lambda: bool(watch.error))
         before = len(session.history)
         frames_until(app, lambda: len(session.history) >= before + 10)
-        report["syntax_error"] = {
-            "error": watch.error,
-            "log_names_the_line": f"{kernel}(" in watch.log,
-            "frames_kept_coming": len(session.history) >= before + 10,
-            "previous_build_draws": bool(np.array_equal(session.host_image(), blank)),
-            "variant": session.variant.label(),
-        }
+        say(
+            "syntax_error",
+            {
+                "error": watch.error,
+                "log_names_the_line": f"{kernel}(" in watch.log,
+                "frames_kept_coming": len(session.history) >= before + 10,
+                "previous_build_draws": bool(np.array_equal(session.host_image(), blank)),
+                "variant": session.variant.label(),
+            },
+        )
 
         kernel.write_text(TEMPLATE.replace("image[y * width + x] = pixel;", "image[(1ll << 40) + x] = pixel;"))
         frames_until(app, lambda: session.backend == "cpu", timeout=30)
         before = len(session.history)
         frames_until(app, lambda: session.host_image() is not None and len(session.history) > before, timeout=60)
-        report["out_of_bounds"] = {
-            "backend": session.backend,
-            "status": session.status,
-            "frames_after": len(session.history) - before,
-        }
+        say(
+            "out_of_bounds",
+            {"backend": session.backend, "status": session.status, "frames_after": len(session.history) - before},
+        )
     finally:
         app.close()
-    print(json.dumps(report))
+    say("closed", {"gl_abandoned": app.gl_abandoned})
+    if app.gl_abandoned:
+        os._exit(0)  # as the app ends after a GPU failure: no GL teardown at exit
 
 
 if __name__ == "__main__":
