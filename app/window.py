@@ -26,6 +26,7 @@ from app.kernel_file_watch import KernelFileWatch
 from app.overlay_view import OverlayView
 from app.panel import Panel
 from app.panel_files import load_kernel_file
+from app.phase_clock import HOST_PHASE, PhaseClock
 from app.race_runner import RaceRunner
 from app.recorder import Recorder
 from app.session import Session
@@ -209,6 +210,7 @@ class App:
             return True
         if self.settings.fit_to_window:
             self._fit_resolution()
+        clock = PhaseClock()
         self.session.poll_compile()
         self.kernel_watch.poll(self.session)
         fresh = self.session.update()
@@ -216,19 +218,23 @@ class App:
         compared = self.ab.update(self.session)
         shows_overlay = self.overlay.ready(self.session) and not self.ab.ready(self.session)
         self.session.export_overlay = self.overlay.overlay if shows_overlay else None  # Export keeps what is shown
+        clock.lap("render")
         if fresh:
             stage_ms = dict(self.session.history[-1])
             fresh = self._show_frame()
         elif overlaid or compared or self._reshow:
             self._show_frame()
+        clock.lap("show")
         self._reshow = False
         self.recorder.update(fresh)
         self.session.poll_check()
         self.race.poll(self.session)
         self._draw_ui(fb_w, fb_h)
+        clock.lap("panel")
         if self._screenshot_requested:
             self._save_screenshot()
         self.surface.swap()
+        clock.lap("swap")
         now = time.perf_counter()
         if fresh:
             # Time between delivered frames, not between passes of the loop: on the CPU a frame can
@@ -237,7 +243,7 @@ class App:
                 wall = (now - self._last_delivered) * 1000
                 # What the app itself costs a frame: the time between frames that no GPU stage takes.
                 own = {"overhead": wall - sum(stage_ms.values())} if self.session.backend == "cuda" else {}
-                self.frame_log.append({"wall": wall, **own, **stage_ms, **self.display.copy_ms})
+                self.frame_log.append({"wall": wall, **own, **stage_ms, **self.display.copy_ms, **clock.laps})
             else:
                 self.first_frame_s = seconds_since_process_start()
             self._last_delivered = now
@@ -298,6 +304,7 @@ class App:
         medians = {key: float(np.median([frame[key] for frame in recent if key in frame])) for key in keys}
         wall = medians.pop("wall", None)  # None (JSON null) before two frames were shown
         overhead = medians.pop("overhead", None)  # on the GPU only
+        host = {key.removeprefix(HOST_PHASE): medians.pop(key) for key in keys if key.startswith(HOST_PHASE)}
         return {
             "renderer": self.session.kind.name,
             "scene": self.session.scene_name,
@@ -312,6 +319,7 @@ class App:
             "fps_median": 1000 / wall if wall else None,
             "overhead_ms_median": overhead,
             "stage_ms_median": medians,
+            "host_ms_median": host,
         }
 
     def _draw_ui(self, fb_w: int, fb_h: int) -> None:

@@ -26,6 +26,7 @@ def test_gui_command_screenshot(x_display, config, tmp_path, headless, gui_comma
     report = json.loads(stats.read_text(), parse_constant=pytest.fail)  # NaN and Infinity are not JSON
     assert report["frames_measured"] == 0 and report["wall_ms_median"] is None  # one frame of a still scene
     assert report["overhead_ms_median"] is None  # a GPU figure
+    assert report["host_ms_median"] == {}  # as the wall time: not before two frames
     left, top, width, height = report["frame_rect"]
     # Right of the 380-pixel panel, above the status bar, the 256 frame scaled to the view's width.
     assert left == 380 and width == height == 420 and top + height < 500

@@ -277,3 +277,5 @@ def test_the_frame_rate_counts_delivered_frames_not_redraws(app, run_until_shown
     assert len(app.frame_log) >= 4 and passes > 4 * len(app.frame_log)
     assert 0 < app.delivered_fps() <= 5.5
     assert app.stats()["fps_median"] <= 5.5 and app.stats()["frames_measured"] >= 2
+    host = app.stats()["host_ms_median"]  # the passes that delivered a frame, phase by phase
+    assert set(host) == {"render", "show", "panel", "swap"} and min(host.values()) >= 0
