@@ -149,12 +149,18 @@ def _read_npz(stream: BinaryIO, path: str | Path, kind: str) -> dict:
             kind_member = members.pop("kind.npy", None)
             kind_value = None
             if kind_member is not None:
-                kind_value = _read_member(archive, kind_member, _member_head(archive, kind_member, path))
+                kind_value = _read_member(archive, kind_member, _member_head(archive, kind_member, path), path)
             _check_kind(kind_value, kind, path)
             _check_member_names(members, kind, path)
             heads = {name: _member_head(archive, info, path) for name, info in members.items()}
             _check_counts(heads, path)
-            fields = {name.removesuffix(".npy"): _read_member(archive, members[name], heads[name]) for name in members}
+            # Per-item fields become float32 in scenes.files: done while reading, never held as float64.
+            fields = {
+                name.removesuffix(".npy"): _read_member(
+                    archive, members[name], heads[name], path, as_float32=name.removesuffix(".npy") not in _SETTINGS
+                )
+                for name in members
+            }
             return fields | {"kind": kind}
     except SceneFileError:
         raise
@@ -200,10 +206,14 @@ def _check_member_names(members: dict[str, zipfile.ZipInfo], kind: str, path: st
 
 @dataclasses.dataclass(frozen=True)
 class _Head:
-    """A member's first bytes as read, and the shape its .npy header declares."""
+    """A member's first bytes as read, and what its .npy header declares (``size``: the header's
+    own bytes, where the data starts)."""
 
     raw: bytes
     shape: tuple[int, ...]
+    dtype: np.dtype
+    fortran_order: bool
+    size: int
 
 
 def _member_head(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Path) -> _Head:
@@ -216,9 +226,9 @@ def _member_head(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Pa
     version = np.lib.format.read_magic(probe)
     if version not in _NPY_HEADER_READERS:
         raise SceneFileError(f"{path}: field {field!r} is in .npy format {version}; scene files use (1, 0) or (2, 0)")
-    shape, _, dtype = _NPY_HEADER_READERS[version](probe)
+    shape, fortran_order, dtype = _NPY_HEADER_READERS[version](probe)
     _check_npy_header(field, shape, dtype, info.file_size - probe.tell(), path)
-    return _Head(head, shape)
+    return _Head(head, shape, dtype, fortran_order, probe.tell())
 
 
 def _check_counts(heads: dict[str, _Head], path: str | Path) -> None:
@@ -259,13 +269,56 @@ def rows_problem(field: str, rows: int, count: int) -> str:
     return f"field {field!r} has {rows} rows but 'radius' has {count}"
 
 
-def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, head: _Head) -> np.ndarray:
+def _read_member(
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, head: _Head, path: str | Path, as_float32: bool = False
+) -> np.ndarray:
     """One member's array, once ``head`` (from ``_member_head``) has passed: NumPy parses the very
-    header bytes that were checked, and the member must start with them still."""
+    header bytes that were checked, and the member must start with them still. ``as_float32``: other
+    numbers become float32 a slice at a time, so a float64 field is never held whole (SceneFileError
+    for values that are not finite or too large)."""
     with archive.open(info) as member:
         if member.read(len(head.raw)) != head.raw:
             raise ValueError("the file changed while it was read")
+        if as_float32 and head.dtype != np.float32 and head.dtype.kind in "fiu" and not head.fortran_order:
+            field = info.filename.removesuffix(".npy")
+            return _read_as_float32(_Replayed(head.raw[head.size :], member), head, field, path)
         return np.lib.format.read_array(_Replayed(head.raw, member), allow_pickle=False)
+
+
+# Values converted at a time by _read_as_float32: 32 MiB of float64.
+_SLICE_VALUES = 1 << 22
+
+
+def _read_as_float32(data: _Replayed, head: _Head, field: str, path: str | Path) -> np.ndarray:
+    """The member's values (``data``, after its header) as a float32 array of the declared shape."""
+    out = np.empty(head.shape, np.float32)
+    flat = out.reshape(-1)
+    not_finite = too_large = 0
+    for start in range(0, flat.size, _SLICE_VALUES):
+        count = min(_SLICE_VALUES, flat.size - start)
+        raw = data.read(count * head.dtype.itemsize)
+        if len(raw) != count * head.dtype.itemsize:
+            raise ValueError("the member ended before its declared data")
+        values = np.frombuffer(raw, head.dtype)
+        finite = np.isfinite(values)
+        not_finite += values.size - int(np.count_nonzero(finite))
+        with np.errstate(over="ignore"):  # counted below, and reported as such
+            flat[start : start + count] = values
+        too_large += int(np.count_nonzero(finite & ~np.isfinite(flat[start : start + count])))
+    problem = float32_problem(field, not_finite, too_large)
+    if problem:
+        raise SceneFileError(f"{path}: {problem}")
+    return out
+
+
+def float32_problem(field: str, not_finite: int, too_large: int) -> str | None:
+    """What keeps field ``field`` from float32: ``not_finite`` NaN or infinite values, or
+    ``too_large`` finite ones beyond float32's range; None when neither."""
+    if not_finite:
+        return f"field {field!r} has {not_finite} NaN or infinite values"
+    if too_large:
+        return f"field {field!r} has values too large for float32"
+    return None
 
 
 def _check_npy_header(field: str, shape: tuple[int, ...], dtype: np.dtype, held: int, path: str | Path) -> None:
@@ -302,7 +355,7 @@ class _Replayed:
             taken, self._head = self._head, self._head[:0]
             return bytes(taken) + self._rest.read()
         taken, self._head = self._head[:size], self._head[size:]
-        return bytes(taken)
+        return bytes(taken) + (self._rest.read(size - len(taken)) if len(taken) < size else b"")
 
 
 def _read_json(stream: BinaryIO, path: str | Path) -> dict:

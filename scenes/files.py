@@ -15,6 +15,7 @@ from scenes.file_reading import (
     SCENE_SUFFIXES,
     SceneFileError,
     file_type,
+    float32_problem,
     is_scene_file,
     plain,
     read_fields,
@@ -86,14 +87,13 @@ def _numeric(raw, key: str, path: str | Path) -> np.ndarray:
 def _float32(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
     """An integer or float ``array`` as float32; raises SceneFileError for NaN, infinities and values
     beyond float32's range."""
-    finite = np.isfinite(array)
-    if not np.all(finite):
-        bad = int(np.count_nonzero(~finite))
-        raise SceneFileError(f"{path}: field {key!r} has {bad} NaN or infinite values")
-    with np.errstate(over="ignore"):  # the overflow is what the check below reports
-        converted = array.astype(np.float32, copy=False)
-    if not np.all(np.isfinite(converted)):
-        raise SceneFileError(f"{path}: field {key!r} has values too large for float32")
+    problem = float32_problem(key, array.size - int(np.count_nonzero(np.isfinite(array))), 0)
+    if problem is None:
+        with np.errstate(over="ignore"):  # the overflow is what the check below reports
+            converted = array.astype(np.float32, copy=False)
+        problem = float32_problem(key, 0, converted.size - int(np.count_nonzero(np.isfinite(converted))))
+    if problem:
+        raise SceneFileError(f"{path}: {problem}")
     return converted
 
 

@@ -118,6 +118,41 @@ def test_float64_too_large_for_float32(tmp_path):
         load_scene(path)
 
 
+@pytest.fixture
+def small_slices(monkeypatch):
+    """Fields other than float32 convert 4 values at a time: a few circles cross several slices."""
+    monkeypatch.setattr("scenes.file_reading._SLICE_VALUES", 4)
+
+
+@pytest.mark.parametrize(
+    "position, message",
+    [
+        ([[np.nan, 0, 0], [0, 0, 0], [0, np.inf, 0], [0, 0, -np.inf]], "'position' has 3 NaN or infinite values"),
+        ([[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 1e39]], "'position' has values too large for float32"),
+        ([[0, 0, 0], [np.nan, 0, 0], [0, 0, 0], [0, 0, 1e39]], "'position' has 1 NaN or infinite values"),
+    ],
+)
+def test_slices_of_float64_are_checked_together(tmp_path, small_slices, position, message):
+    path = tmp_path / "slices.npz"
+    np.savez(path, kind="circles", position=np.array(position), radius=np.full(4, 0.1), color=np.ones((4, 3)))
+    with pytest.raises(SceneFileError) as error:
+        load_scene(path)
+    assert str(error.value) == f"{path}: field {message}"
+
+
+@pytest.mark.parametrize(
+    "dtype, order", [(">f8", "C"), ("<f8", "F"), ("<i8", "C"), ("<u2", "C"), ("<f2", "C")], ids=str
+)
+def test_every_number_layout_reads_as_float32(tmp_path, small_slices, dtype, order):
+    position = np.arange(15, dtype=np.float64).reshape(5, 3)
+    path = tmp_path / "layout.npz"
+    stored = np.asarray(position.astype(dtype), order=order)
+    np.savez(path, kind="circles", position=stored, radius=np.full(5, 2, dtype), color=np.ones((5, 3), dtype))
+    scene = load_scene(path)
+    assert scene.position.dtype == np.float32 and np.array_equal(scene.position, position.astype(np.float32))
+    assert np.array_equal(scene.radius, np.full(5, 2, np.float32))
+
+
 @pytest.mark.parametrize(
     "field, values, message",
     [

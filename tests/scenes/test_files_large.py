@@ -46,6 +46,26 @@ def test_a_scene_file_loads_without_a_second_copy(tmp_path, many_circles_file):
     assert held == 2_000_000 * 40 and peak < 1.05 * held
 
 
+def test_a_float64_scene_file_is_never_held_as_float64(tmp_path):
+    """NumPy's default float64 is what most files hold: each field becomes float32 a slice at a time
+    while it is read, so loading holds the float32 scene and one slice, not the float64 arrays."""
+    count, rng = 2_000_000, np.random.default_rng(3)
+    arrays = {"position": rng.random((count, 3)), "color": rng.random((count, 3)), "radius": rng.random(count) + 0.01}
+    path = tmp_path / "float64.npz"
+    np.savez(path, kind="circles", velocity=np.zeros((count, 3)), **arrays)
+    tracemalloc.start()
+    try:
+        scene = load_scene(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    held = sum(array.nbytes for array in (scene.position, scene.velocity, scene.color, scene.radius))
+    slice_bytes = 2**22 * (8 + 1)  # a slice of float64 values and its finiteness mask
+    assert held == count * 40 and peak < held + 2 * slice_bytes + 2**20, (peak, held)
+    for field, array in arrays.items():
+        assert np.array_equal(getattr(scene, field), array.astype(np.float32)), field
+
+
 def test_ten_million_circles_wait_for_confirmation_on_the_cpu(ten_million, tmp_path, quick_questions):
     # The compiled reference blends ten million small circles in about 4 s on a 2-core machine: near
     # the question's own threshold, so the test asks from a threshold it is sure to pass.
