@@ -21,6 +21,7 @@ TURBO = np.array(
 HEAT_SHARE = 179  # of 256: how much of a pixel the colour map takes; the picture shows through the rest
 GRID_SHARE = 160  # of 256: how white the grid's lines are
 LEGEND_HEIGHT = 62  # the colour bar, then three lines: min and max, the unit, the statistics
+LINE_HEIGHT = 14  # a legend line's advance: a line too long for the picture's width wraps onto more
 MIN_WIDTH = 360  # narrower pictures get a wider canvas, so that the legend's text fits
 BAND_ROWS = 1024  # rows coloured at a time: a 16384-wide picture's heat is 48 MiB a band
 INK, PAPER = (0, 0, 0), (255, 255, 255)
@@ -33,13 +34,15 @@ def turbo(x: np.ndarray) -> np.ndarray:
 
 
 def overlay_picture(image: np.ndarray, overlay: Overlay) -> np.ndarray:
-    """uint8 (H + LEGEND_HEIGHT, max(W, MIN_WIDTH), 3), row 0 = top: ``image`` float32 (H, W, 4),
-    row 0 = bottom, with ``overlay`` over it and its legend under it."""
+    """uint8 (H + L, max(W, MIN_WIDTH), 3), row 0 = top: ``image`` float32 (H, W, 4), row 0 =
+    bottom, with ``overlay`` over it and its legend under it, L = LEGEND_HEIGHT plus LINE_HEIGHT
+    for each line the legend's text wraps onto."""
     pixels = overlaid_rgb8(image, overlay)
     height, width = pixels.shape[:2]
-    canvas = np.full((height + LEGEND_HEIGHT, max(width, MIN_WIDTH), 3), 255, np.uint8)
+    legend = _legend(max(width, MIN_WIDTH), overlay)
+    canvas = np.full((height + legend.shape[0], legend.shape[1], 3), 255, np.uint8)
     canvas[:height, :width] = pixels
-    canvas[height:] = _legend(canvas.shape[1], overlay)
+    canvas[height:] = legend
     return canvas
 
 
@@ -82,34 +85,46 @@ def _draw_grid(pixels: np.ndarray, cell: tuple[int, int]) -> None:
 
 
 def _legend(width: int, overlay: Overlay) -> np.ndarray:
-    """uint8 (LEGEND_HEIGHT, width, 3): the overlay's colour bar and figures, or its grid's cell;
-    a line too long for the width is cut with an ellipsis."""
+    """uint8 (LEGEND_HEIGHT + LINE_HEIGHT x wrapped lines, width, 3): the overlay's colour bar and
+    figures, or its grid's cell, each text wrapped at spaces to fit the width (a word longer than the
+    width is cut with an ellipsis)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    strip = Image.new("RGB", (width, LEGEND_HEIGHT), PAPER)
-    draw = ImageDraw.Draw(strip)
     font = ImageFont.load_default(size=12)
     margin = 8
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
-    def line(y: int, text: str) -> None:
-        room = width - 2 * margin
-        while draw.textlength(text, font=font) > room and len(text) > 1:
-            text = text[:-2] + "\u2026"
-        draw.text((width // 2, y), text, fill=INK, font=font, anchor="ma")
+    def wrapped(text: str) -> list[str]:
+        room, lines = width - 2 * margin, [""]
+        for word in text.split(" "):
+            joined = f"{lines[-1]} {word}" if lines[-1] else word
+            if measure.textlength(joined, font=font) <= room or not lines[-1]:
+                lines[-1] = joined
+            else:
+                lines.append(word)
+        for k, line in enumerate(lines):
+            while measure.textlength(line, font=font) > room and len(line) > 1:
+                line = line[:-2] + "\u2026"
+            lines[k] = line
+        return lines
 
-    if overlay.values is None:
-        line(8, f"{overlay.name}: {overlay.cell[0]} x {overlay.cell[1]} pixels")
-        line(24, overlay.unit)
-        return np.asarray(strip)
-    stats = overlay_stats(overlay.values)
-    # One value everywhere is drawn in the map's first colour (``_colour``): the bar says so.
-    span = np.linspace(0, 1, width - 2 * margin) if stats.high > stats.low else np.zeros(width - 2 * margin)
-    strip.paste(Image.fromarray(np.repeat(turbo(span)[None], 12, axis=0), "RGB"), (margin, 4))
-    if stats.high > stats.low:
-        draw.text((margin, 18), figure(stats.low), fill=INK, font=font)
-        draw.text((width - margin, 18), figure(stats.high), fill=INK, font=font, anchor="ra")
-    else:
-        draw.text((width // 2, 18), f"every value {figure(stats.low)}", fill=INK, font=font, anchor="ma")
-    line(32, f"{overlay.name}: {overlay.unit}")
-    line(46, stats.line())
+    if overlay.values is None:  # the grid: two texts from the top
+        cell = f"{overlay.name}: {overlay.cell[0]} x {overlay.cell[1]} pixels"
+        texts, top = wrapped(cell) + wrapped(overlay.unit), 8
+    else:  # under the colour bar and its figures
+        stats = overlay_stats(overlay.values)
+        texts, top = wrapped(f"{overlay.name}: {overlay.unit}") + wrapped(stats.line()), 32
+    strip = Image.new("RGB", (width, LEGEND_HEIGHT + LINE_HEIGHT * (len(texts) - 2)), PAPER)
+    draw = ImageDraw.Draw(strip)
+    for k, text in enumerate(texts):
+        draw.text((width // 2, top + LINE_HEIGHT * k), text, fill=INK, font=font, anchor="ma")
+    if overlay.values is not None:
+        # One value everywhere is drawn in the map's first colour (``_colour``): the bar says so.
+        span = np.linspace(0, 1, width - 2 * margin) if stats.high > stats.low else np.zeros(width - 2 * margin)
+        strip.paste(Image.fromarray(np.repeat(turbo(span)[None], 12, axis=0), "RGB"), (margin, 4))
+        if stats.high > stats.low:
+            draw.text((margin, 18), figure(stats.low), fill=INK, font=font)
+            draw.text((width - margin, 18), figure(stats.high), fill=INK, font=font, anchor="ra")
+        else:
+            draw.text((width // 2, 18), f"every value {figure(stats.low)}", fill=INK, font=font, anchor="ma")
     return np.asarray(strip)

@@ -5,7 +5,7 @@ picture, and the statistics beside it."""
 import numpy as np
 
 from render.core.overlay import Overlay, overlay_stats
-from render.core.overlay_picture import HEAT_SHARE, LEGEND_HEIGHT, MIN_WIDTH, overlay_picture, turbo
+from render.core.overlay_picture import HEAT_SHARE, LEGEND_HEIGHT, LINE_HEIGHT, MIN_WIDTH, overlay_picture, turbo
 
 
 def grey_image(height: int, width: int) -> np.ndarray:
@@ -57,6 +57,22 @@ def test_the_legend_has_the_colour_bar_and_its_figures():
     bar = legend[8, 8:-8]
     assert np.array_equal(bar[0], turbo(np.array([0.0]))[0]) and np.array_equal(bar[-1], turbo(np.array([1.0]))[0])
     assert (legend[20:] < 100).any()  # text under the bar
+
+
+def test_a_long_unit_wraps_onto_more_lines_instead_of_being_cut():
+    unit = "share of the circles a warp of tile-warp:bins=on,tile=32 tests that miss its region (0: it tested none)"
+    def picture(width):
+        values = np.arange(2 * width // 16, dtype=np.float32).reshape(2, -1)
+        return overlay_picture(grey_image(32, width), Overlay("warp-skip", (16, 16), unit, values))
+
+    narrow, wide = picture(32), picture(1408)
+    assert wide.shape == (32 + LEGEND_HEIGHT, 1408, 3)  # one line at 1408 pixels
+    extra = narrow.shape[0] - (32 + LEGEND_HEIGHT)
+    assert narrow.shape[1] == MIN_WIDTH and extra > 0 and extra % LINE_HEIGHT == 0
+    legend = narrow[32:]
+    for k in range(extra // LINE_HEIGHT + 2):  # every line of text has ink, the last ones too
+        row = legend[32 + LINE_HEIGHT * k : 32 + LINE_HEIGHT * (k + 1)]
+        assert (row < 100).any(), k
 
 
 def test_statistics_say_how_uneven_the_load_is():
