@@ -31,17 +31,22 @@ def test_ten_million_circles_load_exactly(ten_million):
         assert np.array_equal(getattr(scene, field), array), field
 
 
+def traced_load(path):
+    """(the scene of ``path``, the most memory NumPy and Python held at once while loading it)."""
+    tracemalloc.start()
+    try:
+        scene = load_scene(path)
+        return scene, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_scene_file_loads_without_a_second_copy(tmp_path, many_circles_file):
     """A float32 file's arrays are read into the scene's own arrays: at no point does loading hold
     more than the scene it returns, so 10^8 circles (4 GB) load where 4 GB fit."""
     path = tmp_path / "two-million.npz"
     many_circles_file(path, 2_000_000)
-    tracemalloc.start()
-    try:
-        scene = load_scene(path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    scene, peak = traced_load(path)
     held = sum(array.nbytes for array in (scene.position, scene.velocity, scene.color, scene.radius))
     assert held == 2_000_000 * 40 and peak < 1.05 * held
 
@@ -53,12 +58,7 @@ def test_a_float64_scene_file_is_never_held_as_float64(tmp_path):
     arrays = {"position": rng.random((count, 3)), "color": rng.random((count, 3)), "radius": rng.random(count) + 0.01}
     path = tmp_path / "float64.npz"
     np.savez(path, kind="circles", velocity=np.zeros((count, 3)), **arrays)
-    tracemalloc.start()
-    try:
-        scene = load_scene(path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    scene, peak = traced_load(path)
     held = sum(array.nbytes for array in (scene.position, scene.velocity, scene.color, scene.radius))
     slice_bytes = 2**22 * (8 + 1)  # a slice of float64 values and its finiteness mask
     assert held == count * 40 and peak < held + 2 * slice_bytes + 2**20, (peak, held)
