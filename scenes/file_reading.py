@@ -271,44 +271,75 @@ def rows_problem(field: str, rows: int, count: int) -> str:
 
 def _read_member(
     archive: zipfile.ZipFile, info: zipfile.ZipInfo, head: _Head, path: str | Path, as_float32: bool = False
-) -> np.ndarray:
+) -> np.ndarray | Float32Field:
     """One member's array, once ``head`` (from ``_member_head``) has passed: NumPy parses the very
-    header bytes that were checked, and the member must start with them still. ``as_float32``: other
-    numbers become float32 a slice at a time, so a float64 field is never held whole (SceneFileError
-    for values that are not finite or too large)."""
+    header bytes that were checked, and the member must start with them still. ``as_float32``:
+    numbers of another type (at most 8 bytes, as a scene may hold) come back as a Float32Field,
+    converted a slice at a time, so the field is never held whole in its own type."""
     with archive.open(info) as member:
         if member.read(len(head.raw)) != head.raw:
             raise ValueError("the file changed while it was read")
-        if as_float32 and head.dtype != np.float32 and head.dtype.kind in "fiu" and not head.fortran_order:
+        dtype = head.dtype
+        if as_float32 and dtype != np.float32 and dtype.kind in "fiu" and dtype.itemsize <= 8 and len(head.shape) <= 2:
             field = info.filename.removesuffix(".npy")
             return _read_as_float32(_Replayed(head.raw[head.size :], member), head, field, path)
         return np.lib.format.read_array(_Replayed(head.raw, member), allow_pickle=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Float32Field:
+    """A field converted to float32 while it was read: ``array`` (C order), and how many of the
+    file's values were NaN or infinite, or finite but beyond float32's range (infinite here);
+    ``scenes.files`` judges them where it judges every field."""
+
+    array: np.ndarray
+    not_finite: int
+    too_large: int
 
 
 # Values converted at a time by _read_as_float32: 32 MiB of float64.
 _SLICE_VALUES = 1 << 22
 
 
-def _read_as_float32(data: _Replayed, head: _Head, field: str, path: str | Path) -> np.ndarray:
-    """The member's values (``data``, after its header) as a float32 array of the declared shape."""
+def _read_as_float32(data: _Replayed, head: _Head, field: str, path: str | Path) -> Float32Field:
+    """The member's values (``data``, after its header), in C or Fortran order, as float32 of the
+    declared shape (at most 2 dimensions)."""
     out = np.empty(head.shape, np.float32)
+    # Fortran order stores a 2-D array's columns one after another (a 1-D one as C order does).
+    by_columns = head.fortran_order and out.ndim == 2
     flat = out.reshape(-1)
     not_finite = too_large = 0
-    for start in range(0, flat.size, _SLICE_VALUES):
-        count = min(_SLICE_VALUES, flat.size - start)
+    for start in range(0, out.size, _SLICE_VALUES):
+        count = min(_SLICE_VALUES, out.size - start)
         raw = data.read(count * head.dtype.itemsize)
         if len(raw) != count * head.dtype.itemsize:
-            raise ValueError("the member ended before its declared data")
+            declared = out.size * head.dtype.itemsize
+            raise SceneFileError(
+                f"{path}: field {field!r} ends after {start * head.dtype.itemsize + len(raw):,} of the "
+                f"{declared:,} bytes its header declares"
+            )
         values = np.frombuffer(raw, head.dtype)
         finite = np.isfinite(values)
         not_finite += values.size - int(np.count_nonzero(finite))
-        with np.errstate(over="ignore"):  # counted below, and reported as such
-            flat[start : start + count] = values
-        too_large += int(np.count_nonzero(finite & ~np.isfinite(flat[start : start + count])))
-    problem = float32_problem(field, not_finite, too_large)
-    if problem:
-        raise SceneFileError(f"{path}: {problem}")
-    return out
+        # Overflow is counted below; a signalling NaN's "invalid" is a NaN, counted above.
+        with np.errstate(over="ignore", invalid="ignore"):
+            converted = values.astype(np.float32)
+        too_large += int(np.count_nonzero(finite & ~np.isfinite(converted)))
+        if by_columns:
+            _fill_columns(out, converted, start)
+        else:
+            flat[start : start + count] = converted
+    return Float32Field(out, not_finite, too_large)
+
+
+def _fill_columns(out: np.ndarray, values: np.ndarray, start: int) -> None:
+    """Put ``values``, the Fortran-order values from index ``start`` on, into ``out`` (rows, k)."""
+    rows, done = out.shape[0], 0
+    while done < values.size:
+        column, row = divmod(start + done, rows)
+        taken = min(rows - row, values.size - done)
+        out[row : row + taken, column] = values[done : done + taken]
+        done += taken
 
 
 def float32_problem(field: str, not_finite: int, too_large: int) -> str | None:

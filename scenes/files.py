@@ -13,6 +13,7 @@ import numpy as np
 from scenes.file_reading import (
     MAX_CIRCLES,
     SCENE_SUFFIXES,
+    Float32Field,
     SceneFileError,
     file_type,
     float32_problem,
@@ -122,11 +123,17 @@ def _array(fields: dict, key: str, shape_tail: tuple[int, ...], path: str | Path
         if required:
             raise SceneFileError(f"{path}: missing field {key!r}")
         return None
-    array = _numeric(fields[key], key, path)
+    value = fields[key]
+    array = value.array if isinstance(value, Float32Field) else _numeric(value, key, path)
     problem = shape_problem(key, array.shape, shape_tail)
     if problem:
         raise SceneFileError(f"{path}: {problem}")
     array = array.reshape(-1, *shape_tail)  # an empty [] takes its width
+    if isinstance(value, Float32Field):  # converted while read: judged here, in the same order
+        problem = float32_problem(key, value.not_finite, value.too_large)
+        if problem:
+            raise SceneFileError(f"{path}: {problem}")
+        return array
     return np.ascontiguousarray(_float32(array, key, path))
 
 

@@ -3,6 +3,7 @@ defaults apply, and bad, non-finite, truncated or missing files give one SceneFi
 file and the field."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -140,8 +141,40 @@ def test_slices_of_float64_are_checked_together(tmp_path, small_slices, position
     assert str(error.value) == f"{path}: field {message}"
 
 
+def test_float64_fields_are_judged_in_the_same_order_as_any(tmp_path):
+    # Converted while read, a NaN position is still reported after radius, which comes first.
+    path = tmp_path / "two-problems.npz"
+    position = np.full((4, 3), np.nan)
+    np.savez(path, kind="circles", position=position, radius=np.float32([-1, 0.1, 0.1, 0.1]), color=np.ones((4, 3)))
+    with pytest.raises(SceneFileError) as error:
+        load_scene(path)
+    assert str(error.value) == f"{path}: field 'radius' must be > 0 (1 values are not)"
+
+
+def test_a_signalling_nan_is_one_line_and_no_warning(tmp_path):
+    position = np.zeros((4, 3))
+    position.view(np.uint64)[1, 1] = 0x7FF0000000000001
+    path = tmp_path / "snan.npz"
+    np.savez(path, kind="circles", position=position, radius=np.full(4, 0.1), color=np.ones((4, 3)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(SceneFileError) as error:
+            load_scene(path)
+    assert str(error.value) == f"{path}: field 'position' has 1 NaN or infinite values"
+
+
+@pytest.mark.skipif(np.dtype(np.longdouble).itemsize <= 8, reason="long double is float64 here")
+def test_numbers_wider_than_8_bytes_are_refused(tmp_path):
+    path = tmp_path / "f128.npz"
+    position = np.zeros((4, 3), np.longdouble)
+    np.savez(path, kind="circles", position=position, radius=np.full(4, 0.1), color=np.ones((4, 3)))
+    with pytest.raises(SceneFileError) as error:
+        load_scene(path)
+    assert str(error.value) == f"{path}: field 'position' must hold numbers, got dtype {position.dtype}"
+
+
 @pytest.mark.parametrize(
-    "dtype, order", [(">f8", "C"), ("<f8", "F"), ("<i8", "C"), ("<u2", "C"), ("<f2", "C")], ids=str
+    "dtype, order", [(">f8", "C"), ("<f8", "F"), (">f8", "F"), ("<i8", "C"), ("<u2", "C"), ("<f2", "C")], ids=str
 )
 def test_every_number_layout_reads_as_float32(tmp_path, small_slices, dtype, order):
     position = np.arange(15, dtype=np.float64).reshape(5, 3)
