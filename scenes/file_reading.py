@@ -20,6 +20,7 @@ import io
 import json
 import math
 import os
+import re
 import reprlib
 import stat
 import sys
@@ -78,6 +79,12 @@ def file_type(path: str | Path) -> str:
     if not is_scene_file(path):
         raise SceneFileError(f"{path}: unknown scene file type {Path(path).suffix!r}; use .npz or .json")
     return _suffix(path)
+
+
+def one_line(error: Exception) -> str:
+    """``error`` as its type and message on one line, without object addresses that change each run."""
+    text = re.sub(r" at 0x[0-9a-f]+", "", " ".join(str(error).split()))
+    return f"{type(error).__name__}: {text}"
 
 
 def _reason(error: Exception) -> str:
@@ -167,7 +174,7 @@ def _read_npz(stream: BinaryIO, path: str | Path, kind: str) -> dict:
     except Exception as error:  # noqa: BLE001
         # A damaged archive raises from zipfile, zlib, struct or NumPy's header parser, with no
         # documented set of exceptions (the fuzz test found NotImplementedError and zlib.error).
-        raise SceneFileError(f"{path}: not a readable .npz file ({type(error).__name__}: {error})") from None
+        raise SceneFileError(f"{path}: not a readable .npz file ({one_line(error)})") from None
 
 
 def _npz_members(archive: zipfile.ZipFile, size: int, path: str | Path) -> dict[str, zipfile.ZipInfo]:
@@ -226,7 +233,12 @@ def _member_head(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str | Pa
     version = np.lib.format.read_magic(probe)
     if version not in _NPY_HEADER_READERS:
         raise SceneFileError(f"{path}: field {field!r} is in .npy format {version}; scene files use (1, 0) or (2, 0)")
-    shape, fortran_order, dtype = _NPY_HEADER_READERS[version](probe)
+    try:
+        shape, fortran_order, dtype = _NPY_HEADER_READERS[version](probe)
+        if not all(type(extent) is int for extent in shape):  # NumPy's parser lets True through
+            raise ValueError(f"shape {shape} is not made of integers")
+    except Exception as error:  # noqa: BLE001  (NumPy's parser documents no set of exceptions)
+        raise SceneFileError(f"{path}: field {field!r} has an unreadable .npy header ({one_line(error)})") from None
     _check_npy_header(field, shape, dtype, info.file_size - probe.tell(), path)
     return _Head(head, shape, dtype, fortran_order, probe.tell())
 

@@ -4,6 +4,7 @@ file and the field."""
 
 import json
 import warnings
+import zipfile
 
 import numpy as np
 import pytest
@@ -139,6 +140,31 @@ def test_slices_of_float64_are_checked_together(tmp_path, small_slices, position
     with pytest.raises(SceneFileError) as error:
         load_scene(path)
     assert str(error.value) == f"{path}: field {message}"
+
+
+@pytest.mark.parametrize(
+    "header, reason",
+    [
+        ({"descr": "<f8", "fortran_order": False, "shape": (True, 3)}, "ValueError"),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (N, 3), }", "ValueError"),
+        ("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 3), 'pad': '" + "x" * 12000 + "'}", "ValueError"),
+    ],
+    ids=["a-boolean-in-the-shape", "a-name-in-the-shape", "over-10000-bytes"],
+)
+def test_an_unreadable_npy_header_is_one_line_naming_its_field(tmp_path, header, reason):
+    path = tmp_path / "header.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        with archive.open("kind.npy", "w") as stream:
+            np.lib.format.write_array(stream, np.array("circles"))
+        with archive.open("position.npy", "w") as stream:
+            text = header if isinstance(header, str) else repr(header)
+            text = text.encode("latin1") + b" " * (63 - (len(text) + 10) % 64) + b"\n"
+            stream.write(b"\x93NUMPY\x02\x00" + len(text).to_bytes(4, "little") + text + bytes(24))
+    with pytest.raises(SceneFileError) as error:
+        load_scene(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: field 'position' has an unreadable .npy header ({reason}: ")
+    assert "\n" not in message and " at 0x" not in message, message
 
 
 def test_float64_fields_are_judged_in_the_same_order_as_any(tmp_path):

@@ -170,7 +170,10 @@ BOMBS = {
     ),
     # 2 GiB, the longest string NumPy makes, and 4 GB, which its header parser refuses.
     "huge-text-kind": (huge_text_kind(2**29 - 1), "field 'kind' declares shape () of <U536870911, more than the 1,024"),
-    "huger-text-kind": (huge_text_kind(10**9), "not a readable .npz file (ValueError: descr is not a valid dtype"),
+    "huger-text-kind": (
+        huge_text_kind(10**9),
+        "field 'kind' has an unreadable .npy header (ValueError: descr is not a",
+    ),
     "zero-width-values": (zero_width_values, "field 'radius' declares shape (1000000000000,) of <U0, more than"),
     "hundreds-of-members": (hundreds_of_members, f"304 members, more than the {MAX_NPZ_MEMBERS} a scene file has"),
     "unknown-deflate-bomb": (unknown_deflate_bomb, "member 'payload.npy' is not a field of a {kind} scene"),
