@@ -61,6 +61,7 @@ def test_the_legend_has_the_colour_bar_and_its_figures():
 
 def test_a_long_unit_wraps_onto_more_lines_instead_of_being_cut():
     unit = "share of the circles a warp of tile-warp:bins=on,tile=32 tests that miss its region (0: it tested none)"
+
     def picture(width):
         values = np.arange(2 * width // 16, dtype=np.float32).reshape(2, -1)
         return overlay_picture(grey_image(32, width), Overlay("warp-skip", (16, 16), unit, values))
