@@ -9,7 +9,10 @@
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
 // bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin,
-// emit_bin_entries writes the lists. There, inside a block, a 1024-circle chunk marks bit
+// start_bin_lists places each bin's list after the lists before it, emit_bin_entries writes the
+// lists. A binning block holds at most MAX_BINS bins in shared memory: with more bins, blockIdx.y
+// is a group of MAX_BINS consecutive bins, and each group's blocks read every circle of their chunks
+// again and keep the bins of their group. There, inside a block, a 1024-circle chunk marks bit
 // (circle % 32) of word (circle / 32 % 32) of each bin it touches in shared memory, so every
 // bin's bits read in word order are its circles in index order: the lists come out sorted by
 // circle, as blending needs. An entry carries the circle's x, y and r beside its index, so
@@ -67,56 +70,51 @@ __device__ __forceinline__ int entry_circle(BinEntry e, const float*, const floa
 
 // ---- Binning ------------------------------------------------------------------------------
 
-// Calls visit(bin) for every bin that circle (cx, cy, r) touches, in no particular order. Bins
-// are bin_size-pixel squares, bins_x to a row.
+// Calls visit(bin - lo) for every bin in [lo, hi) that circle (cx, cy, r) touches, in no
+// particular order. Bins are bin_size-pixel squares, bins_x to a row, numbered row by row.
 template <typename Visit>
-__device__ __forceinline__ void for_each_bin(float cx, float cy, float r, int width, int height,
-                                             int bin_size, int bins_x, Visit visit) {
+__device__ __forceinline__ void for_each_bin(float cx, float cy, float r, int width, int height, int bin_size,
+                                             int bins_x, int lo, int hi, Visit visit) {
     int x0, x1, y0, y1;
     pixel_span(cx, r, width, x0, x1);
     pixel_span(cy, r, height, y0, y1);
     if (x0 >= x1 || y0 >= y1) return;
-    for (int by = y0 / bin_size; by <= (y1 - 1) / bin_size; ++by)
-        for (int bx = x0 / bin_size; bx <= (x1 - 1) / bin_size; ++bx)
-            if (disc_in_box_exact(cx, cy, r,
-                                  pixel_box(bx * bin_size, by * bin_size, bin_size, bin_size, width, height)))
-                visit(by * bins_x + bx);
+    const int row_first = max(y0 / bin_size, lo / bins_x);
+    const int row_last = min((y1 - 1) / bin_size, (hi - 1) / bins_x);
+    for (int by = row_first; by <= row_last; ++by)
+        for (int bx = x0 / bin_size; bx <= (x1 - 1) / bin_size; ++bx) {
+            const int bin = by * bins_x + bx;
+            if (bin >= lo && bin < hi &&
+                disc_in_box_exact(cx, cy, r, pixel_box(bx * bin_size, by * bin_size, bin_size, bin_size, width, height)))
+                visit(bin - lo);
+        }
 }
 
-// The first entry of this block's circles in each bin's list: bin b's list starts after every
-// entry of bins before it (an exclusive scan of bin_total) and after the entries of blocks
-// before this one (within[b * gridDim.x + block]). The first block also writes bin_start, and
-// the number of entries to *entries_seen (host memory, read by the host a frame later to grow
-// the lists).
-__device__ __forceinline__ void first_entries(int bins, const long long* within,
-                                              const long long* bin_total, long long* bin_start,
-                                              long long* entries_seen, long long* running) {
-    __shared__ long long warp_sums[33];
-    const int t = threadIdx.x;
-    long long all;
-    const long long before = block_exclusive_sum<CHUNK>(t < bins ? bin_total[t] : 0ll, t, warp_sums, all);
-    if (t < bins) running[t] = before + within[t * gridDim.x + blockIdx.x];
-    if (blockIdx.x == 0 && t < bins) bin_start[t] = before;
-    if (blockIdx.x == 0 && t == 0) bin_start[bins] = *entries_seen = all;
+// The bins of this block's group (blockIdx.y): [lo, lo + the value returned).
+__device__ __forceinline__ int group_bins(int bins, int& lo) {
+    lo = blockIdx.y * MAX_BINS;
+    return min(MAX_BINS, bins - lo);
 }
 
-// Per bin, how many entries the block's circles (chunks_per_block chunks of CHUNK from
-// blockIdx.x * chunks_per_block * CHUNK) make, into counts[bin * gridDim.x + block]. Counts need
-// no order, so shared counters take the place of the emitting pass's bit masks.
+// Per bin of the block's group, how many entries the block's circles (chunks_per_block chunks of
+// CHUNK from blockIdx.x * chunks_per_block * CHUNK) make, into counts[bin * gridDim.x + block].
+// Counts need no order, so shared counters take the place of the emitting pass's bit masks.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     count_bin_entries(const float* position, const float* radius, int count, int width, int height,
                       int bin_size, int bins_x, int bins, int chunks_per_block, int* counts) {
     __shared__ int entries[MAX_BINS];
     const int t = threadIdx.x;
-    if (t < bins) entries[t] = 0;
+    int lo;
+    const int local = group_bins(bins, lo);
+    if (t < local) entries[t] = 0;
     __syncthreads();
     const int first = blockIdx.x * chunks_per_block * CHUNK;
     const int end = min(first + chunks_per_block * CHUNK, count);
     for (int i = first + t; i < end; i += CHUNK)
-        for_each_bin(position[3 * i], position[3 * i + 1], radius[i], width, height, bin_size, bins_x,
-                     [&](int bin) { atomicAdd(&entries[bin], 1); });
+        for_each_bin(position[3 * i], position[3 * i + 1], radius[i], width, height, bin_size, bins_x, lo,
+                     lo + local, [&](int bin) { atomicAdd(&entries[bin], 1); });
     __syncthreads();
-    if (t < bins) counts[t * gridDim.x + blockIdx.x] = entries[t];
+    if (t < local) counts[(lo + t) * gridDim.x + blockIdx.x] = entries[t];
 }
 
 // A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
@@ -132,21 +130,43 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     if (t == 0) bin_total[b] = total;
 }
 
-// The block's entries, in list order, from the same chunks as count_bin_entries (positions at or
-// past `capacity` are dropped; the blend kernel then ignores the lists). Inside a chunk, circle
-// k marks bit (k % 32) of word (k / 32) of each bin it touches in a shared mask, and a warp per
-// bin reads the bin's words in order.
+// One block of CHUNK threads: bin_start[b] = the entries of the bins before b (each list follows
+// the lists before it); bin_start[bins] and *entries_seen (host memory, read by the host a frame
+// later to grow the lists) = all entries.
+extern "C" __global__ void __launch_bounds__(CHUNK)
+    start_bin_lists(const long long* bin_total, int bins, long long* bin_start, long long* entries_seen) {
+    __shared__ long long warp_sums[33];
+    const int t = threadIdx.x;
+    long long carried = 0;
+    for (int base = 0; base < bins; base += CHUNK) {
+        long long all;
+        const long long value = base + t < bins ? bin_total[base + t] : 0ll;
+        const long long before = block_exclusive_sum<CHUNK>(value, t, warp_sums, all);
+        if (base + t < bins) bin_start[base + t] = carried + before;
+        carried += all;
+        __syncthreads();  // the next segment's sum writes warp_sums again
+    }
+    if (t == 0) bin_start[bins] = *entries_seen = carried;
+}
+
+// The block's entries in the bins of its group, in list order, from the same chunks as
+// count_bin_entries (positions at or past `capacity` are dropped; the blend kernel then ignores
+// the lists). Inside a chunk, circle k marks bit (k % 32) of word (k / 32) of each bin it touches
+// in a shared mask, and a warp per bin reads the bin's words in order.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
                      int bin_size, int bins_x, int bins, int chunks_per_block,
-                     const long long* within, const long long* bin_total, long long* bin_start,
-                     long long* entries_seen, long long capacity, BinEntry* lists) {
+                     const long long* within, const long long* bin_start, long long capacity, BinEntry* lists) {
     __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
     __shared__ long long running[MAX_BINS];  // the bin's next position in the lists
     __shared__ float3 shapes[CHUNK];         // the chunk's (x, y, r), for its entries
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    first_entries(bins, within, bin_total, bin_start, entries_seen, running);
-    for (int k = t; k < bins * CHUNK_WORDS; k += CHUNK) mask[k] = 0;
+    int lo;
+    const int local = group_bins(bins, lo);
+    // A bin's first entry from this block: after the lists before it, and after the bin's entries
+    // from the blocks before this one.
+    if (t < local) running[t] = bin_start[lo + t] + within[(lo + t) * gridDim.x + blockIdx.x];
+    for (int k = t; k < local * CHUNK_WORDS; k += CHUNK) mask[k] = 0;
     __syncthreads();
     const unsigned bit = 1u << lane;
     for (int c = 0; c < chunks_per_block; ++c) {
@@ -156,12 +176,12 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
             const float3 shape = make_float3(position[3 * (first + t)], position[3 * (first + t) + 1],
                                              radius[first + t]);
             shapes[t] = shape;
-            for_each_bin(shape.x, shape.y, shape.z, width, height, bin_size, bins_x,
+            for_each_bin(shape.x, shape.y, shape.z, width, height, bin_size, bins_x, lo, lo + local,
                          [&](int bin) { atomicOr(&mask[bin * CHUNK_WORDS + warp], bit); });
         }
         __syncthreads();
         // Each word is cleared as it is read, ready for the next chunk.
-        for (int b = warp; b < bins; b += CHUNK / 32) {
+        for (int b = warp; b < local; b += CHUNK / 32) {
             unsigned word = mask[b * CHUNK_WORDS + lane];
             mask[b * CHUNK_WORDS + lane] = 0;
             const int n = __popc(word);

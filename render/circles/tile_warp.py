@@ -43,6 +43,7 @@ class TileWarp(Strategy):
         self.use_bins = self.choice.option("bins") == "on" and scene.count > 0
         self.tiles_per_bin, self.bins_x, bins_y = tile_warp_bins(width, height, self.tile)
         self.bins = self.bins_x * bins_y
+        self.bin_groups = -(-self.bins // MAX_BINS)  # a binning block holds one group's bins
         chunks = -(-scene.count // CHUNK)
         chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
         self.bin_blocks = max(1, -(-chunks // chunks_per_block))
@@ -83,7 +84,7 @@ class TileWarp(Strategy):
         self._allocate(scene, width, height)
         self._kernels = {
             name: self.module.get_function(name)
-            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries")
+            for name in ("count_bin_entries", "scan_bin_counts", "start_bin_lists", "emit_bin_entries")
         }
         if self.use_bins:
             self._count_entries()
@@ -95,7 +96,8 @@ class TileWarp(Strategy):
         return self.use_bins
 
     def _count_entries(self) -> None:
-        self._kernels["count_bin_entries"]((self.bin_blocks,), (CHUNK,), (*self._geometry, self.counts))
+        grid = (self.bin_blocks, self.bin_groups)
+        self._kernels["count_bin_entries"](grid, (CHUNK,), (*self._geometry, self.counts))
         self._kernels["scan_bin_counts"](
             (self.bins,), (self.BLOCKS_WANTED,), (self.counts, np.int32(self.bin_blocks), self.within, self.bin_total)
         )
@@ -128,23 +130,18 @@ class TileWarp(Strategy):
 
     def _launch_binning(self) -> None:
         self._count_entries()
+        self._kernels["start_bin_lists"](
+            (1,), (CHUNK,), (self.bin_total, np.int32(self.bins), self.bin_start, self._entries_seen_on_device)
+        )
         self._kernels["emit_bin_entries"](
-            (self.bin_blocks,),
+            (self.bin_blocks, self.bin_groups),
             (CHUNK,),
-            (
-                *self._geometry,
-                self.within,
-                self.bin_total,
-                self.bin_start,
-                self._entries_seen_on_device,
-                np.int64(self.capacity),
-                self.lists,
-            ),
+            (*self._geometry, self.within, self.bin_start, np.int64(self.capacity), self.lists),
         )
 
     def _capture_binning(self) -> None:
-        """Record the three binning launches as one CUDA graph: one host call per frame instead
-        of three (the GPU otherwise idles while the host launches the short scan)."""
+        """Record the four binning launches as one CUDA graph: one host call per frame instead
+        of four (the GPU otherwise idles while the host launches the short scans)."""
         import cupy
 
         stream = cupy.cuda.Stream(non_blocking=True)
@@ -184,10 +181,10 @@ class TileWarp(Strategy):
 
 def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     """tile-warp's bins at this size: (tiles per bin side, bins per row, bin rows); a bin is a
-    square of tiles, a power of two per side, as small as keeps the bins within the limit."""
+    square of tiles, a power of two per side, as small as keeps the bins within BIN_LIMIT."""
     tiles_x, tiles_y = grid_2d(width, height, (tile, tile))
     tiles_per_bin = 1
-    while -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > MAX_BINS:
+    while -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > constants.BIN_LIMIT:
         tiles_per_bin *= 2
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
 

@@ -102,6 +102,31 @@ def test_bins_of_several_tiles(size, reference_frame):
     assert compare_images(reference_frame("rand10k", size), render_frame(renderer, 0)).passed
 
 
+@pytest.mark.parametrize(
+    "name, size, limit",
+    [
+        ("rand10k", 1024, 1024),  # 32 x 32 bins of one tile: 4 groups
+        ("rand1M", 1000, 4096),  # 32 x 32 bins of one tile, the last row and column cut
+        ("micro2M", 2048, 4096),  # 64 x 64 bins: 16 groups
+        ("biglittle", 1056, 1200),  # 33 x 33 bins: 5 groups, the last of 65 bins
+        ("snowsingle", 1024, 1024),
+        ("bouncingballs", 1024, 1024),
+    ],
+)
+def test_bins_in_groups_blend_what_one_group_does(monkeypatch, reference_frame, name, size, limit):
+    """More bins than a binning block holds: the blocks take them in groups of MAX_BINS."""
+    monkeypatch.setattr("render.circles.constants.BIN_LIMIT", limit)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene(name), size, size)
+    strategy = renderer.strategy
+    assert strategy.bins > 256 and strategy.bin_groups == -(-strategy.bins // 256)
+    frame = 2 if renderer.animated else 0  # a moving scene bins again each frame
+    renderer.poison()
+    assert compare_images(reference_frame(name, size, frame), render_frame(renderer, frame)).passed
+    lists = np.diff(strategy.bin_start.get())
+    assert lists.sum() == strategy._entries_last_seen() <= strategy.capacity  # no list overflowed
+
+
 def test_growing_circles_keep_every_frame_exact():
     # The hypnosis rule grows every radius by 0.01 a frame, so the bin lists outgrow the capacity
     # sized at load (about 4 entries per circle at first, up to 200 at radius 0.5).
