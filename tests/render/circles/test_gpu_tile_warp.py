@@ -5,6 +5,7 @@ coarser than two tiles, and an animated scene whose lists grow."""
 import numpy as np
 import pytest
 
+from render.circles.overlays import candidate_counts
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
 from render.circles.tile_warp import fused_blend_is_exact
@@ -103,28 +104,36 @@ def test_bins_of_several_tiles(size, reference_frame):
 
 
 @pytest.mark.parametrize(
-    "name, size, limit",
+    "variant, name, size, limit",
     [
-        ("rand10k", 1024, 1024),  # 32 x 32 bins of one tile: 4 groups
-        ("rand1M", 1000, 4096),  # 32 x 32 bins of one tile, the last row and column cut
-        ("micro2M", 2048, 4096),  # 64 x 64 bins: 16 groups
-        ("biglittle", 1056, 1200),  # 33 x 33 bins: 5 groups, the last of 65 bins
-        ("snowsingle", 1024, 1024),
-        ("bouncingballs", 1024, 1024),
+        ("tile-warp", "rand10k", 1024, 1024),  # 32 x 32 bins of one tile: 4 groups
+        ("tile-warp", "rand1M", 1000, 1024),  # 32 x 32 bins of one tile, the last row and column cut
+        ("tile-warp", "micro2M", 2048, 4096),  # 64 x 64 bins: 16 groups, two passes of the list starts
+        ("tile-warp", "biglittle", 1056, 1200),  # 33 x 33 bins: 5 groups, the last of 65 bins
+        ("tile-warp", "snowsingle", 1024, 1024),
+        ("tile-warp", "rand10k", 4096, 1024),  # bins of 4 x 4 tiles: 4 groups
+        ("tile-warp:tile=64", "rand10k", 4096, 1024),  # bins of 2 x 2 tiles of 64: 4 groups
+        ("tile-warp", "bouncingballs", 1024, 1024),  # binned where the circles have moved to
     ],
 )
-def test_bins_in_groups_blend_what_one_group_does(monkeypatch, reference_frame, name, size, limit):
-    """More bins than a binning block holds: the blocks take them in groups of MAX_BINS."""
+def test_bins_in_groups_blend_what_one_group_does(
+    monkeypatch, reference_frame, poisoned_allocations, variant, name, size, limit
+):
+    """More bins than a binning block holds: the blocks take them in groups of MAX_BINS. Every
+    tile's list is as long as the CPU's count says and the frame is the reference's."""
     monkeypatch.setattr("render.circles.constants.BIN_LIMIT", limit)
-    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
-    renderer.load(build_scene(name), size, size)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    scene = build_scene(name)
+    renderer.load(scene, size, size)
     strategy = renderer.strategy
     assert strategy.bins > 256 and strategy.bin_groups == -(-strategy.bins // 256)
-    frame = 2 if renderer.animated else 0  # a moving scene bins again each frame
+    frame = 2 if renderer.animated else 0
     renderer.poison()
     assert compare_images(reference_frame(name, size, frame), render_frame(renderer, frame)).passed
-    lists = np.diff(strategy.bin_start.get())
-    assert lists.sum() == strategy._entries_last_seen() <= strategy.capacity  # no list overflowed
+    assert strategy._entries_last_seen() <= strategy.capacity  # the lists were used, not every circle
+    if not renderer.animated:  # the CPU counts the scene as built
+        expected = candidate_counts(scene, renderer.resolved, size, size)
+        assert np.array_equal(renderer.candidate_counts(), expected)
 
 
 def test_growing_circles_keep_every_frame_exact():
