@@ -3,6 +3,7 @@ chart of the recent frames with the stages stacked, so that the stage that domin
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,6 +34,19 @@ def stage_table(history) -> tuple[list[str], np.ndarray]:
     return stages, times.reshape(len(history), len(stages))
 
 
+def frame_rows(frame_log, frames: int) -> list[tuple[str, float, float]]:
+    """(name, last ms, mean ms) over the newest ``frames`` entries of the window's frame log: the
+    time between frames and, where the log has it (on the GPU), the app's own share of it (the
+    time between frames less the GPU stages, the display copy included); none before a frame."""
+    recent = list(itertools.islice(reversed(frame_log), frames))[::-1]
+    rows = []
+    for key, name in (("wall", "between frames"), ("overhead", "app's own")):
+        values = [entry[key] for entry in recent if key in entry]
+        if values:
+            rows.append((name, values[-1], float(np.mean(values))))
+    return rows
+
+
 def stacked(times: np.ndarray) -> np.ndarray:
     """Running sums over the stages of float ``times`` (frames, stages), with zeros first: float64
     (stages + 1, frames), row k + 1 the top of stage k's band (rows contiguous, as ImPlot wants)."""
@@ -51,14 +65,16 @@ def draw_timings(app: App) -> None:
     if not session.history:
         return
     stages, times = stage_table(session.history)
-    _table(stages, times, app.display.copy_ms)
+    _table(stages, times, app.display.copy_ms, frame_rows(app.frame_log, len(times)))
     if len(times) < 2:  # one point gives the chart no x range to draw
         imgui.text_disabled("the chart starts at the second frame")
         return
     _chart(stages, times)
 
 
-def _table(stages: list[str], times: np.ndarray, copy_ms: dict[str, float]) -> None:
+def _table(
+    stages: list[str], times: np.ndarray, copy_ms: dict[str, float], frames: list[tuple[str, float, float]]
+) -> None:
     flags = imgui.TableFlags_.sizing_stretch_prop | imgui.TableFlags_.row_bg
     if not imgui.begin_table("##stages", 3, flags):
         return
@@ -69,6 +85,7 @@ def _table(stages: list[str], times: np.ndarray, copy_ms: dict[str, float]) -> N
     totals = times.sum(axis=1)
     rows.append(("total", totals[-1], totals.mean()))
     rows += [(stage, value, None) for stage, value in copy_ms.items()]
+    rows += frames
     for stage, last, mean in rows:
         imgui.table_next_row()
         imgui.table_next_column()

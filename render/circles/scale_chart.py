@@ -8,19 +8,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from render.core import log_chart as chart
 from render.core.image_io import write_png_rgb8
-from render.core.log_chart import (
-    BLACK,
-    LEGEND_HEIGHT,
-    PANEL_HEIGHT,
-    PANEL_WIDTH,
-    LogAxes,
-    NothingToChart,
-    draw_axes,
-    draw_legend,
-    padded_range,
-    y_ticks,
-)
 from scenes.safe_write import NEW_FILE, Placement
 
 SIZE_COLOURS = ((31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189), (90, 90, 90))
@@ -36,24 +25,26 @@ def scale_chart(rows: list[dict], path: str | Path, title: str, how: Placement =
     point did not run) to a PNG at ``path``, placed as ``how`` says; returns the path written."""
     rows = [row for row in rows if row["total_ms"] and row["peak_bytes"] > 0]
     if not rows:
-        raise NothingToChart("no figure was measured, so there is nothing to draw")
+        raise chart.NothingToChart("no figure was measured, so there is nothing to draw")
     font = ImageFont.load_default(size=12)
     families = list(dict.fromkeys(row["family"] for row in rows))
     sizes = sorted({row["size"] for row in rows})
     colours = {size: SIZE_COLOURS[min(i, len(SIZE_COLOURS) - 1)] for i, size in enumerate(sizes)}
-    image = Image.new("RGB", (len(families) * PANEL_WIDTH, 2 * PANEL_HEIGHT + LEGEND_HEIGHT), (255, 255, 255))
+    image = Image.new(
+        "RGB", (len(families) * chart.PANEL_WIDTH, 2 * chart.PANEL_HEIGHT + chart.LEGEND_HEIGHT), (255, 255, 255)
+    )
     draw = ImageDraw.Draw(image)
-    draw.text((10, 6), title, fill=BLACK, font=ImageFont.load_default(size=15))
+    draw.text((10, 6), title, fill=chart.BLACK, font=ImageFont.load_default(size=15))
     counts = sorted({row["count"] for row in rows})
-    x_range = padded_range([float(count) for count in counts], 1.4)
+    x_range = chart.padded_range([float(count) for count in counts], 1.4)
     measures = (("ms a frame", lambda row: row["total_ms"]), ("peak MiB", lambda row: row["peak_bytes"] / 2**20))
     for line, (label, value) in enumerate(measures):
-        y_range = padded_range([value(row) for row in rows])
+        y_range = chart.padded_range([value(row) for row in rows])
         for column, family in enumerate(families):
-            origin = (column * PANEL_WIDTH, LEGEND_HEIGHT + line * PANEL_HEIGHT)
-            axes = LogAxes(origin, PANEL_WIDTH, x_range, y_range)
-            ticks = y_ticks(*y_range, False)
-            draw_axes(draw, axes, counts, _count_label, ticks, False, f"{family}: {label}", "circles", font)
+            origin = (column * chart.PANEL_WIDTH, chart.LEGEND_HEIGHT + line * chart.PANEL_HEIGHT)
+            axes = chart.LogAxes(origin, chart.PANEL_WIDTH, x_range, y_range)
+            ticks = chart.y_ticks(*y_range, False)
+            chart.draw_axes(draw, axes, counts, _count_label, ticks, False, f"{family}: {label}", "circles", font)
             for size in sizes:
                 ours = sorted(
                     (row for row in rows if row["family"] == family and row["size"] == size), key=lambda r: r["count"]
@@ -63,5 +54,5 @@ def scale_chart(rows: list[dict], path: str | Path, title: str, how: Placement =
                     draw.line(points, fill=colours[size], width=2)
                 for x, y in points:
                     draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colours[size])
-    draw_legend(draw, [(f"{size}x{size}", colours[size]) for size in sizes], 32, font)
+    chart.draw_legend(draw, [(f"{size}x{size}", colours[size]) for size in sizes], 32, font)
     return write_png_rgb8(np.asarray(image), path, how)

@@ -97,6 +97,14 @@ def click(monkeypatch):
     def press(window, label):
         window.frame()
         io = imgui.get_io()
+        height = window.surface.window_size()[1]
+        for _ in range(50):  # scroll the panel down, with the wheel over it, until the button shows
+            if spy.centres[label][1] < height - 60:  # clear of the status bar under the panel
+                break
+            io.add_mouse_pos_event(20, height / 2)
+            io.add_mouse_wheel_event(0, -1)
+            window.frame()
+            window.frame()
         io.add_mouse_pos_event(*spy.centres[label])
         window.frame()
         io.add_mouse_button_event(0, True)
