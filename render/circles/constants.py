@@ -7,9 +7,12 @@ from render.core.kernels import module_loader
 
 CHUNK = 1024  # circles a tile-warp binning block takes at a time: one bit each in 32 words of shared memory
 MAX_BINS = 256  # tile-warp's bins per binning block: one shared counter (and mask) each
-# tile-warp's bins per image (Python's alone): above MAX_BINS, binning blocks take them in groups of
-# MAX_BINS, each group reading every circle again, while a tile's list gets shorter.
-BIN_LIMIT = MAX_BINS
+# The widest a tile-warp bin may grow, in pixels (Python's alone). Bins widen until one binning block
+# holds them all (MAX_BINS), but never past this: a tile stages its bin's whole list, so a wide bin
+# stages circles that miss the tile. Past MAX_BINS bins, binning blocks take them in groups of
+# MAX_BINS, each group reading every circle again. At 10^7 circles on an H100, 128 was best at both
+# 4096 and 8192 pixels (docs/performance.md, "Bins of large images").
+BIN_PIXELS = 128
 SCAN_BLOCKS = 256  # binning blocks that scan_bin_counts can scan: one thread each
 BIN_ENTRY_FLOATS = 4  # a bin-list entry: float x, y, r and the circle's int index (one 16-byte load)
 # From this many circles tile-warp's bin entries are the circle's index alone (4 bytes, not 16): the

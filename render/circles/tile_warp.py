@@ -181,10 +181,14 @@ class TileWarp(Strategy):
 
 def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     """tile-warp's bins at this size: (tiles per bin side, bins per row, bin rows); a bin is a
-    square of tiles, a power of two per side, as small as keeps the bins within BIN_LIMIT."""
+    square of tiles, a power of two per side, the smallest that keeps the bins within MAX_BINS
+    unless that is wider than BIN_PIXELS."""
     tiles_x, tiles_y = grid_2d(width, height, (tile, tile))
     tiles_per_bin = 1
-    while -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > constants.BIN_LIMIT:
+    while (
+        -(-tiles_x // tiles_per_bin) * -(-tiles_y // tiles_per_bin) > MAX_BINS
+        and 2 * tiles_per_bin * tile <= constants.BIN_PIXELS
+    ):
         tiles_per_bin *= 2
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
 

@@ -104,24 +104,24 @@ def test_bins_of_several_tiles(size, reference_frame):
 
 
 @pytest.mark.parametrize(
-    "variant, name, size, limit",
+    "variant, name, size, widest",
     [
-        ("tile-warp", "rand10k", 1024, 1024),  # 32 x 32 bins of one tile: 4 groups
-        ("tile-warp", "rand1M", 1000, 1024),  # 32 x 32 bins of one tile, the last row and column cut
-        ("tile-warp", "micro2M", 2048, 4096),  # 64 x 64 bins: 16 groups, two passes of the list starts
-        ("tile-warp", "biglittle", 1056, 1200),  # 33 x 33 bins: 5 groups, the last of 65 bins
-        ("tile-warp", "snowsingle", 1024, 1024),
-        ("tile-warp", "rand10k", 4096, 1024),  # bins of 4 x 4 tiles: 4 groups
-        ("tile-warp:tile=64", "rand10k", 4096, 1024),  # bins of 2 x 2 tiles of 64: 4 groups
-        ("tile-warp", "bouncingballs", 1024, 1024),  # binned where the circles have moved to
+        ("tile-warp", "rand10k", 1024, 32),  # 32 x 32 bins of one tile: 4 groups
+        ("tile-warp", "rand1M", 1000, 32),  # 32 x 32 bins of one tile, the last row and column cut
+        ("tile-warp", "micro2M", 2048, 32),  # 64 x 64 bins: 16 groups, two passes of the list starts
+        ("tile-warp", "biglittle", 1056, 32),  # 33 x 33 bins: 5 groups, the last of 65 bins
+        ("tile-warp", "snowsingle", 1024, 32),
+        ("tile-warp", "rand10k", 4096, 128),  # as drawn by default: bins of 4 x 4 tiles, 4 groups
+        ("tile-warp:tile=64", "rand10k", 4096, 128),  # bins of 2 x 2 tiles of 64: 4 groups
+        ("tile-warp", "bouncingballs", 1024, 32),  # binned where the circles have moved to
     ],
 )
 def test_bins_in_groups_blend_what_one_group_does(
-    monkeypatch, reference_frame, poisoned_allocations, variant, name, size, limit
+    monkeypatch, reference_frame, poisoned_allocations, variant, name, size, widest
 ):
     """More bins than a binning block holds: the blocks take them in groups of MAX_BINS. Every
     tile's list is as long as the CPU's count says and the frame is the reference's."""
-    monkeypatch.setattr("render.circles.constants.BIN_LIMIT", limit)
+    monkeypatch.setattr("render.circles.constants.BIN_PIXELS", widest)
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     scene = build_scene(name)
     renderer.load(scene, size, size)

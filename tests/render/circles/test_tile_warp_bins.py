@@ -1,28 +1,35 @@
-"""tile-warp's bins: squares of tiles, a power of two per side, as small as BIN_LIMIT allows; above
-MAX_BINS the binning blocks take them in groups (the GPU side: test_gpu_tile_warp.py)."""
+"""tile-warp's bins: squares of tiles, a power of two per side, as few as one binning block holds
+unless they would grow wider than BIN_PIXELS; above MAX_BINS the binning blocks take them in groups
+(the GPU side: test_gpu_tile_warp.py)."""
 
 import pytest
 
-from render.circles.constants import MAX_BINS
+from render.circles.constants import BIN_PIXELS, MAX_BINS
 from render.circles.tile_warp import tile_warp_bins
 
 
 @pytest.mark.parametrize(
-    "limit, size, tile, bins",
+    "widest, size, tile, bins",
     [
-        (MAX_BINS, 1024, 32, (2, 16, 16)),
-        (MAX_BINS, 8192, 32, (16, 16, 16)),
-        (MAX_BINS, 1000, 64, (1, 16, 16)),
-        (1024, 1024, 32, (1, 32, 32)),
-        (1200, 1056, 32, (1, 33, 33)),
-        (4096, 8192, 32, (4, 64, 64)),
-        (4096, 8192, 64, (2, 64, 64)),
-        (16384, 8192, 32, (2, 128, 128)),
+        (BIN_PIXELS, 1024, 32, (2, 16, 16)),
+        (BIN_PIXELS, 2048, 32, (4, 16, 16)),
+        (BIN_PIXELS, 4096, 32, (4, 32, 32)),
+        (BIN_PIXELS, 8192, 32, (4, 64, 64)),
+        (BIN_PIXELS, 8192, 64, (2, 64, 64)),
+        (BIN_PIXELS, 1000, 64, (1, 16, 16)),
+        (BIN_PIXELS, 1024, 16, (4, 16, 16)),
+        (32, 1024, 32, (1, 32, 32)),
+        (32, 1056, 32, (1, 33, 33)),
+        (64, 8192, 32, (2, 128, 128)),
+        (4096, 8192, 32, (16, 16, 16)),
     ],
 )
-def test_bins_are_the_smallest_squares_within_the_limit(monkeypatch, limit, size, tile, bins):
-    monkeypatch.setattr("render.circles.constants.BIN_LIMIT", limit)
+def test_bins_are_the_fewest_squares_no_wider_than_the_limit(monkeypatch, widest, size, tile, bins):
+    monkeypatch.setattr("render.circles.constants.BIN_PIXELS", widest)
     assert tile_warp_bins(size, size, tile) == bins
     per_side, bins_x, bins_y = bins
-    halved = -(-size // (tile * per_side // 2))  # bins per side at half the bin size
-    assert bins_x * bins_y <= limit and (per_side == 1 or halved**2 > limit)
+    assert per_side * tile <= max(widest, tile)
+    if bins_x * bins_y > MAX_BINS:  # more than one group only where wider bins are not allowed
+        assert 2 * per_side * tile > widest
+    if per_side > 1:  # no narrower bin would do: half as wide gives more than one group
+        assert (-(-size // (tile * per_side // 2))) ** 2 > MAX_BINS
