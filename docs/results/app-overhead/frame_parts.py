@@ -1,8 +1,8 @@
 """Where a frame of the app goes on the GPU machine: the offscreen app (EGL, interop) on rand100k at
-1024 under auto, its loop timed whole (ms a pass, median of 600 after 100 to warm up) with parts of it
-left out, and with the display a frame late (the texture filled from the buffer CUDA wrote the pass
-before, through one buffer or two in turn), to tell the GPU's share from the host's and CUDA's from
-OpenGL's. Prints one JSON line a configuration.
+1024 under auto, its loop timed whole (ms a pass, median of 600 after 100 to warm up), with parts of
+it left out, the least a shown frame needs (no ImGui), and with the display a frame late (the
+texture filled from the buffer CUDA wrote the pass before, through one buffer or two in turn), to
+tell the GPU's share from the host's and CUDA's from OpenGL's. Prints one JSON line a configuration.
 Run from the repository root: python3 docs/results/app-overhead/frame_parts.py
 """
 
@@ -91,6 +91,23 @@ def main() -> None:
         GL.glFlush()
 
     report("CUDA render and display copy, no drawing", timed(render_and_copy))
+    image = session.device_image()
+
+    def shown(render: bool):
+        def step():
+            if render:
+                session.update()
+            display.upload(device_image=session.device_image() if render else image)
+            GL.glViewport(0, 0, *app.surface.framebuffer_size())
+            display.draw(*app.view_rect())
+            app.surface.swap()
+
+        return step
+
+    # What any shown frame needs through interop, without ImGui or the app's loop around it: the
+    # least a pass can cost on this machine by this path.
+    report("the least a shown frame needs: render, copy, the frame's quad, swap", timed(shown(True)))
+    report("the hand-over alone: the last image copied, its quad, swap (no render)", timed(shown(False)))
 
     def serial():
         app.frame()
