@@ -1,5 +1,6 @@
 """tile-warp (bins on) by bench's protocol as its widest bin (BIN_PIXELS) narrows from 512 to 32
-pixels, so from one group of bins a binning block to as many as 64 groups: the scored scenes at 1024,
+pixels, so from one group of bins a binning block to as many as 256 (32-pixel bins at 8192): the
+scored scenes at 1024, rand100k and rand1M at 3072 (where the rule first gives more than one group),
 and 10^7 circles of scale's families at 4096 and 8192. Prints one JSON line a row.
 Run from the repository root: python3 docs/results/floor-and-scale/bin_limits.py
 """
@@ -31,6 +32,7 @@ def row(scene, size: int, widest: int) -> dict:
 
 def main() -> None:
     points = [(build_scene(name), 1024) for name in SCORED]
+    points += [(build_scene(name), 3072) for name in ("rand100k", "rand1M")]
     for family in ("fixed", "depth"):
         scene = family_scene(family, 10_000_000, 0)
         points += [(scene, 4096), (scene, 8192)]

@@ -108,7 +108,7 @@ def test_bins_of_several_tiles(size, reference_frame):
     [
         ("tile-warp", "rand10k", 1024, 32),  # 32 x 32 bins of one tile: 4 groups
         ("tile-warp", "rand1M", 1000, 32),  # 32 x 32 bins of one tile, the last row and column cut
-        ("tile-warp", "micro2M", 2048, 32),  # 64 x 64 bins: 16 groups, two passes of the list starts
+        ("tile-warp", "micro2M", 2048, 32),  # 64 x 64 bins: 16 groups, four segments of the list starts
         ("tile-warp", "biglittle", 1056, 32),  # 33 x 33 bins: 5 groups, the last of 65 bins
         ("tile-warp", "snowsingle", 1024, 32),
         ("tile-warp", "rand10k", 4096, 128),  # as drawn by default: bins of 4 x 4 tiles, 4 groups
