@@ -26,6 +26,7 @@ from app.kernel_file_watch import KernelFileWatch
 from app.overlay_view import OverlayView
 from app.panel import Panel
 from app.panel_files import load_kernel_file
+from app.panel_pacing import PanelPacer
 from app.phase_clock import HOST_PHASE, PhaseClock
 from app.race_runner import RaceRunner
 from app.recorder import Recorder
@@ -86,6 +87,7 @@ class App:
         self._reshow = False  # show the frame again: the overlay was turned off or changed
         self.recorder = Recorder(session)
         self.panel = Panel(self)
+        self.panel_pacer = PanelPacer()
         surface.set_vsync(self.settings.vsync)
         session.compile_in_background()  # this loop polls it: switches no longer wait for NVRTC
 
@@ -159,6 +161,7 @@ class App:
         command line checked it), else under a new name in the export folder."""
         self._screenshot_to = None if path is None else (Path(path), how)
         self._screenshot_requested = True
+        self.panel_pacer.build_next()
 
     def _save_screenshot(self) -> None:
         from app.surfaces import read_framebuffer
@@ -323,28 +326,33 @@ class App:
         }
 
     def _draw_ui(self, fb_w: int, fb_h: int) -> None:
-        imgui.backends.opengl3_new_frame()
-        if self.surface.interactive:
-            imgui.backends.glfw_new_frame()
-        else:
-            io = imgui.get_io()
-            io.display_size = imgui.ImVec2(fb_w, fb_h)
-            # The real time between passes, so the panel's FPS is true offscreen too.
-            now = time.perf_counter()
-            io.delta_time = max(now - self._last_ui, 1e-6)
-            self._last_ui = now
-        self._ui_scale.apply(self.ui_scale())
-        imgui.new_frame()
         win_w, win_h = self.surface.window_size()
-        self.panel.draw(win_w, win_h)
-        imgui.render()
+        now, layout = time.perf_counter(), (win_w, win_h, fb_w, fb_h, self.ui_scale())
+        if self.panel_pacer.due(now, layout, bool(imgui.get_current_context().input_events_queue)):
+            self._build_panel(fb_w, fb_h, win_w, win_h, now)
+            self.panel_pacer.built(now, layout)
         GL.glViewport(0, 0, fb_w, fb_h)
         GL.glClearColor(*BACKGROUND, 1.0)
         GL.glClear(GL.GL_COLOR_BUFFER_BIT)
         left, bottom, shown_w, shown_h = self.display.draw(*self.view_rect())
         self.frame_rect = (left, fb_h - bottom - shown_h, shown_w, shown_h)
         GL.glViewport(0, 0, fb_w, fb_h)
-        imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())
+        imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())  # valid until the next build
+
+    def _build_panel(self, fb_w: int, fb_h: int, win_w: int, win_h: int, now: float) -> None:
+        imgui.backends.opengl3_new_frame()
+        if self.surface.interactive:
+            imgui.backends.glfw_new_frame()
+        else:
+            io = imgui.get_io()
+            io.display_size = imgui.ImVec2(fb_w, fb_h)
+            # The real time between builds, so the panel's FPS is true offscreen too.
+            io.delta_time = max(now - self._last_ui, 1e-6)
+            self._last_ui = now
+        self._ui_scale.apply(self.ui_scale())
+        imgui.new_frame()
+        self.panel.draw(win_w, win_h)
+        imgui.render()
 
     def run(self, frames: int | None = None, screenshot: str | Path | None = None, how: Placement = NEW_FILE) -> None:
         """Loop until the window closes, or for ``frames`` passes, saving ``screenshot`` on the last

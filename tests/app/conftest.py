@@ -17,6 +17,14 @@ import numpy as np
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def panel_built_every_pass(monkeypatch):
+    """The panel built anew every pass (no pacing): these tests check what a pass draws right after
+    a change made in code, with no input to start a build. The pacing has tests of its own
+    (test_panel_pacing.py); processes the tests start pace the panel as the app does."""
+    monkeypatch.setattr("app.panel_pacing.PANEL_INTERVAL_S", 0)
+
+
 @pytest.fixture
 def stress_probe(probe_path):
     """``stress_probe(*args, timeout=600)``: run tests/probes/app_stress_probe.py in a process of its
