@@ -16,9 +16,11 @@ sys.path.insert(0, str(ROOT))
 
 
 def pytest_collection_modifyitems(config, items):
-    # Tests that make a kernel fault on purpose run after every other: on the lent machine the
-    # offscreen app's EGL was seen to hang in processes started after a fault (docs/log/2026-11-25-user-kernels.md).
-    items.sort(key=lambda item: "faults_gpu" in item.keywords)  # stable: the rest keep their order
+    # Tests that make a kernel fault on purpose run after every other, and the one after which GPU
+    # processes were seen to hang on the lent machine (the app ended on a user's faulting kernel,
+    # docs/results/reliability/gpu-stalls-after-a-faulted-app-747c59e.txt) after those: a test
+    # started later would fail for it, not for what it tests.
+    items.sort(key=lambda item: ("faults_gpu" in item.keywords, "stalls_gpu_after" in item.keywords))
     from render.core.gpu import gpu_problem
 
     problem = gpu_problem()
