@@ -200,10 +200,13 @@ class FrameDisplay:
         import cupy
 
         start, stop = self._cuda_events()
+        # The copy's time is read at the next copy, when it is long done: waiting for this pass's
+        # would hold the host until OpenGL ends the pass before (the map waits for it), about 0.3 ms
+        # a frame. The session has waited for the render, so no fault is left to find. Nothing to
+        # read (the first copy, or the host's copy before): no figure, rather than the host's.
+        self.copy_ms = {}
         if self._copy_unread:
-            # The copy's time is read a pass late, when it is long done: waiting for this pass's
-            # would hold the host until OpenGL ends the pass before (the map waits for it), about
-            # 0.3 ms a frame. The session has waited for the render, so no fault is left to find.
+            self._copy_unread = False
             stop.synchronize()
             self.copy_ms = {"display copy": cupy.cuda.get_elapsed_time(start, stop)}
         start.record()
