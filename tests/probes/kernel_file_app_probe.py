@@ -7,7 +7,8 @@ part as soon as it is known (a hang later still leaves the earlier parts), the l
 has closed.
 
 Needs PYOPENGL_PLATFORM=egl before OpenGL is imported, hence a process of its own.
-Usage: kernel_file_app_probe.py
+Usage: kernel_file_app_probe.py [--host-copy]   (--host-copy: frames reach the window through the
+host, not interop: whether GPU processes started later still hang after the fault)
 """
 
 import json
@@ -47,10 +48,12 @@ def main() -> None:
     kernel = Path(tempfile.mkdtemp()) / "mine.cu"
     kernel.write_text(TEMPLATE)
     app, _ = offscreen_app("rgb", 256, f"file:{kernel}")
+    app.set_force_host_copy("--host-copy" in sys.argv[1:])
     session, watch = app.session, app.kernel_watch
     try:
         frames_until(app, lambda: len(session.history) >= 3)
-        say("start", {"variant": session.variant.label(), "backend": session.backend})
+        start = {"variant": session.variant.label(), "backend": session.backend, "display_path": app.display.path}
+        say("start", start)
 
         kernel.write_text(TEMPLATE + "// an edit that changes nothing drawn\n")
         seconds = frames_until(app, lambda: watch.reloads == 1)
