@@ -202,8 +202,9 @@ class FrameDisplay:
         start, stop = self._cuda_events()
         # The copy's time is read at the next copy, when it is long done: waiting for this pass's
         # would hold the host until OpenGL ends the pass before (the map waits for it), about 0.3 ms
-        # a frame. The session has waited for the render, so no fault is left to find. Nothing to
-        # read (the first copy, or the host's copy before): no figure, rather than the host's.
+        # a frame. Not waiting is safe: the session has already waited for the render's events, so
+        # OpenGL can wait only on this copy's own map and conversion. Nothing to read (the first
+        # copy, or the host's copy before): no figure, rather than the host's.
         self.copy_ms = {}
         if self._copy_unread:
             self._copy_unread = False
