@@ -326,10 +326,9 @@ class App:
         }
 
     def _draw_ui(self, fb_w: int, fb_h: int) -> None:
-        win_w, win_h = self.surface.window_size()
-        now, layout = time.perf_counter(), (win_w, win_h, fb_w, fb_h, self.ui_scale())
+        now, layout = time.perf_counter(), (*self.surface.window_size(), fb_w, fb_h, self.ui_scale())
         if self.panel_pacer.due(now, layout, bool(imgui.get_current_context().input_events_queue)):
-            self._build_panel(fb_w, fb_h, win_w, win_h, now)
+            self._build_panel(layout, now)
             self.panel_pacer.built(now, layout)
         GL.glViewport(0, 0, fb_w, fb_h)
         GL.glClearColor(*BACKGROUND, 1.0)
@@ -339,7 +338,8 @@ class App:
         GL.glViewport(0, 0, fb_w, fb_h)
         imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())  # valid until the next build
 
-    def _build_panel(self, fb_w: int, fb_h: int, win_w: int, win_h: int, now: float) -> None:
+    def _build_panel(self, layout: tuple, now: float) -> None:
+        win_w, win_h, fb_w, fb_h, scale = layout
         imgui.backends.opengl3_new_frame()
         if self.surface.interactive:
             imgui.backends.glfw_new_frame()
@@ -349,7 +349,7 @@ class App:
             # The real time between builds, so the panel's FPS is true offscreen too.
             io.delta_time = max(now - self._last_ui, 1e-6)
             self._last_ui = now
-        self._ui_scale.apply(self.ui_scale())
+        self._ui_scale.apply(scale)
         imgui.new_frame()
         self.panel.draw(win_w, win_h)
         imgui.render()
