@@ -10,6 +10,7 @@ same rule and uploaded. Needs a current OpenGL 3.3 context.
 from __future__ import annotations
 
 import ctypes
+import threading
 import time
 
 import numpy as np
@@ -22,6 +23,11 @@ from shaders import SHADER_DIR
 
 class InteropUnavailable(RuntimeError):
     """CUDA cannot share this OpenGL buffer; the message says why."""
+
+
+# A first map returns in milliseconds. Seen on driver 580.159 (H100, EGL): after any process's
+# out-of-bounds kernel fault, every later process's first map never returns, until the GPU is reset.
+FIRST_MAP_WAIT_S = 5.0
 
 
 def _compile_program() -> int:
@@ -73,7 +79,42 @@ class _InteropBuffer:
         self.resource = _check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
         _InteropBuffer.registered += 1
         self.pixels = pixels
+        self._check_first_map()
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
+
+    def _check_first_map(self) -> None:
+        """Map and unmap once on a helper thread, waiting at most FIRST_MAP_WAIT_S for it, so that a
+        driver stuck in the map costs the app its interop and not its life. A thread stuck in the
+        driver cannot be stopped: it is left behind, with the buffer it holds (unregistering would
+        wait on the same map)."""
+        import cupy
+
+        runtime, outcome = self._runtime, []
+
+        def map_and_unmap() -> None:
+            try:
+                stream = cupy.cuda.Stream(non_blocking=True)
+                _check_cuda(runtime.cudaGraphicsMapResources(1, self.resource, stream.ptr), "cudaGraphicsMapResources")
+                _check_cuda(
+                    runtime.cudaGraphicsUnmapResources(1, self.resource, stream.ptr), "cudaGraphicsUnmapResources"
+                )
+                stream.synchronize()
+                outcome.append(None)
+            except Exception as error:  # handed to the app's thread, which decides
+                outcome.append(error)
+
+        trial = threading.Thread(target=map_and_unmap, name="interop first map", daemon=True)
+        trial.start()
+        trial.join(FIRST_MAP_WAIT_S)
+        if trial.is_alive():
+            self.resource = None
+            raise InteropUnavailable(
+                f"the GPU driver did not map the OpenGL buffer for CUDA within {FIRST_MAP_WAIT_S:g} s (some "
+                "drivers stay so after an out-of-bounds kernel fault in any process, until the GPU is reset)"
+            )
+        if outcome[0] is not None:
+            self.release()
+            raise outcome[0]
 
     def write(self, image) -> None:
         """image: cupy (H, W, 4) with H * W == pixels, float32 (converted) or uint8 (copied)."""

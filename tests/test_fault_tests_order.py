@@ -1,5 +1,5 @@
-"""The order tests/conftest.py gives the tests that fault on purpose: after every other test, and
-the one that leaves later GPU processes hanging on the lent machine after those."""
+"""The order tests/conftest.py gives the tests that fault on purpose: after every other test; of
+those, the ones that write out of bounds last, the one among them that needs interop first."""
 
 import subprocess
 import sys
@@ -15,9 +15,12 @@ def collected(*options: str) -> list[str]:
     return [line for line in result.stdout.splitlines() if "::" in line]
 
 
-def test_the_faulting_tests_come_last_and_the_one_that_stalls_the_gpu_after_them():
+def test_the_faulting_tests_come_last_and_those_that_write_out_of_bounds_after_the_others():
     faulting = collected("-m", "faults_gpu")
-    assert len(faulting) >= 3
-    assert faulting[-1].endswith("test_gpu_app.py::test_a_kernel_file_edited_while_the_app_runs")
+    out_of_bounds = collected("-m", "faults_gpu and out_of_bounds_fault")
+    assert len(faulting) >= 3 and len(out_of_bounds) >= 2
+    assert faulting[-len(out_of_bounds) :] == out_of_bounds
+    assert out_of_bounds[0].endswith("test_gpu_app.py::test_a_kernel_file_edited_while_the_app_runs")
+    assert out_of_bounds[-1].endswith("test_a_kernel_that_writes_far_out_of_bounds_ends_render_with_one_line")
     everything = collected()
     assert everything[-len(faulting) :] == faulting

@@ -225,7 +225,7 @@ def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_pa
 
 
 @pytest.mark.faults_gpu
-@pytest.mark.stalls_gpu_after
+@pytest.mark.out_of_bounds_fault(needs_interop=True)
 def test_a_kernel_file_edited_while_the_app_runs(probe_path):
     """A copy of the per-pixel template as file:PATH in the app: a saved edit replaces the build
     within a second and is checked exact; one that skips every circle reloads and fails the check;

@@ -1,8 +1,12 @@
 """The app's faults on the GPU: running out of GPU memory, interop failing, the GPU failing mid-run,
-200 resizes with interop, a 20,000-frame soak, and 10 million circles (skipped without a CUDA GPU).
+a new app after an out-of-bounds fault, 200 resizes with interop, a 20,000-frame soak, and 10
+million circles (skipped without a CUDA GPU).
 
 ``RASTERLAB_REPORT_DIR=folder`` keeps each probe's JSON report there (docs/reliability.md).
 """
+
+import json
+import os
 
 import numpy as np
 import pytest
@@ -12,6 +16,7 @@ from app.settings import Settings
 from render.circles.reference import ReferenceRenderer
 from render.core.renderer import render_frame
 from scenes.builtin import build_scene
+from shaders import SHADER_DIR
 
 pytestmark = pytest.mark.gpu
 MiB = 2**20
@@ -90,6 +95,30 @@ def test_losing_the_gpu_mid_run_is_reported_and_the_app_goes_on_on_the_cpu(stres
     assert report["status"].startswith("the GPU failed (") and "continuing with the CPU reference" in report["status"]
     assert report["exact"] and report["display_path"] == "host copy"
     assert report["texture_equals_frame"]  # the window still shows frames: GL did not wait on dead CUDA work
+
+
+@pytest.mark.faults_gpu
+@pytest.mark.out_of_bounds_fault
+def test_an_app_started_after_an_out_of_bounds_fault_shows_its_frames(tmp_path, run_main):
+    # On the lent H100's driver no process maps an interop buffer after such a fault: the app must
+    # find out in bounded time and go on by host copy; elsewhere it keeps interop.
+    wild = tmp_path / "wild.cu"
+    source = (SHADER_DIR / "user" / "per_pixel.cu").read_text()
+    wild.write_text(source.replace("image[y * width + x] = pixel;", "image[(1ll << 40) + x] = pixel;"))
+    render = ["render", "--scene", "rgb", "--size", "64", "--variant", f"file:{wild}", "--out", tmp_path / "o.png"]
+    fault = run_main(*render)
+    assert fault.returncode == 1 and "illegal memory access" in fault.stderr
+    stats = tmp_path / "stats.json"
+    command = ["gui", "--headless", "--scene", "rand10k", "--size", "256", "--frames", "30", "--stats", stats]
+    result = run_main(*command, timeout=120, env={**os.environ, "RASTERLAB_CONFIG_DIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    report = json.loads(stats.read_text())
+    assert report["frames_measured"] > 0 and report["display_path"] in ("interop", "host copy")
+    notes = [line for line in result.stderr.splitlines() if "CUDA-GL interop unavailable" in line]
+    if report["display_path"] == "host copy":
+        assert len(notes) == 1 and "did not map the OpenGL buffer for CUDA within 5 s" in notes[0], result.stderr
+    else:
+        assert notes == [], result.stderr
 
 
 def test_200_resizes_with_interop_reregister_and_leak_nothing(stress_probe, check_resize_report):

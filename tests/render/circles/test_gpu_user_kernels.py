@@ -89,6 +89,7 @@ def test_a_kernel_the_file_lacks_is_one_line(tmp_path):
 
 
 @pytest.mark.faults_gpu
+@pytest.mark.out_of_bounds_fault
 def test_a_kernel_that_writes_far_out_of_bounds_ends_render_with_one_line(tmp_path, run_main):
     path = tmp_path / "wild.cu"
     path.write_text(
