@@ -10,7 +10,6 @@ same rule and uploaded. Needs a current OpenGL 3.3 context.
 from __future__ import annotations
 
 import ctypes
-import threading
 import time
 
 import numpy as np
@@ -23,11 +22,6 @@ from shaders import SHADER_DIR
 
 class InteropUnavailable(RuntimeError):
     """CUDA cannot share this OpenGL buffer; the message says why."""
-
-
-# A first map returns in milliseconds. Seen on driver 580.159 (H100, EGL): after any process's
-# out-of-bounds kernel fault, every later process's first map never returns, until the GPU is reset.
-FIRST_MAP_WAIT_S = 5.0
 
 
 def _compile_program() -> int:
@@ -79,42 +73,7 @@ class _InteropBuffer:
         self.resource = _check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
         _InteropBuffer.registered += 1
         self.pixels = pixels
-        self._check_first_map()
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
-
-    def _check_first_map(self) -> None:
-        """Map and unmap once on a helper thread, waiting at most FIRST_MAP_WAIT_S for it, so that a
-        driver stuck in the map costs the app its interop and not its life. A thread stuck in the
-        driver cannot be stopped: it is left behind, with the buffer it holds (unregistering would
-        wait on the same map)."""
-        import cupy
-
-        runtime, outcome = self._runtime, []
-
-        def map_and_unmap() -> None:
-            try:
-                stream = cupy.cuda.Stream(non_blocking=True)
-                _check_cuda(runtime.cudaGraphicsMapResources(1, self.resource, stream.ptr), "cudaGraphicsMapResources")
-                _check_cuda(
-                    runtime.cudaGraphicsUnmapResources(1, self.resource, stream.ptr), "cudaGraphicsUnmapResources"
-                )
-                stream.synchronize()
-                outcome.append(None)
-            except Exception as error:  # handed to the app's thread, which decides
-                outcome.append(error)
-
-        trial = threading.Thread(target=map_and_unmap, name="interop first map", daemon=True)
-        trial.start()
-        trial.join(FIRST_MAP_WAIT_S)
-        if trial.is_alive():
-            self.resource = None
-            raise InteropUnavailable(
-                f"the GPU driver did not map the OpenGL buffer for CUDA within {FIRST_MAP_WAIT_S:g} s (some "
-                "drivers stay so after an out-of-bounds kernel fault in any process, until the GPU is reset)"
-            )
-        if outcome[0] is not None:
-            self.release()
-            raise outcome[0]
 
     def write(self, image) -> None:
         """image: cupy (H, W, 4) with H * W == pixels, float32 (converted) or uint8 (copied)."""
@@ -149,8 +108,11 @@ class _InteropBuffer:
 class FrameDisplay:
     """Shows the session's image; ``path`` is "interop" or "host copy", ``notice`` why not interop."""
 
-    def __init__(self, force_host_copy: bool = False, texture_filter: str = "nearest") -> None:
+    def __init__(self, force_host_copy: bool = False, texture_filter: str = "nearest", interop_check=None) -> None:
+        """``interop_check``: an ``app.interop_check.InteropCheck`` whose verdict comes before the
+        first registration, or None to register straight away."""
         self.force_host_copy = force_host_copy
+        self._interop_check = interop_check
         self.texture_filter = texture_filter  # for enlarging: "nearest" or "linear"
         self.notice: str | None = None  # set once, when interop first fails
         self.copy_ms: dict[str, float] = {}
@@ -194,6 +156,9 @@ class FrameDisplay:
     def _try_interop(self) -> _InteropBuffer | None:
         if self._interop is None and not self._interop_failed:
             try:
+                stuck = self._interop_check.stuck() if self._interop_check is not None else None
+                if stuck:
+                    raise InteropUnavailable(stuck)
                 self._interop = _InteropBuffer(int(self._pbo), self._size[0] * self._size[1])
             except (InteropUnavailable, RuntimeError) as error:
                 self._interop_failed = True

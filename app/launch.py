@@ -13,7 +13,9 @@ import sys
 
 from app.camera import store_look
 from app.cuda_start import CudaStart
+from app.interop_check import InteropCheck
 from app.settings import Settings, load_settings, save_settings
+from render.core.gpu import gpu_problem
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
 from scenes.safe_write import NEW_FILE, Placement
@@ -133,11 +135,15 @@ def run_gui(options: GuiOptions) -> int:
 
     if cuda is not None:
         cuda.join()
+    # Asked of a child while the scene loads: the first interop map can hang for good on some drivers.
+    interop_check = InteropCheck() if cuda is not None and gpu_problem() is None else None
     session = _start_session(settings, options)
     if session is None:
+        if interop_check is not None:
+            interop_check.close()
         surface.close()
         return 1
-    app = App(surface, session, keep_layout=options.persist, dev=options.dev)
+    app = App(surface, session, keep_layout=options.persist, dev=options.dev, interop_check=interop_check)
     if app.config_warning:
         _say(f"warning: {app.config_warning}")
     said = session.status  # printed at exit only when something changed it
@@ -159,6 +165,8 @@ def run_gui(options: GuiOptions) -> int:
         if app.display.notice:
             _say(f"note: {app.display.notice}")
         app.close()
+        if interop_check is not None:
+            interop_check.close()
     code = 0
     if options.screenshot and app.last_screenshot is None:
         _say(f"error: {app.screenshot_error or f'no screenshot written to {options.screenshot}'}")

@@ -47,10 +47,10 @@ FRAME_RATE_FRAMES = 30  # the panel's frame rate: the median over this many deli
 class App:
     """One window (or pbuffer), one session, one panel."""
 
-    def __init__(self, surface, session: Session, keep_layout: bool = True, dev: bool = False) -> None:
+    def __init__(self, surface, session: Session, keep_layout=True, dev=False, interop_check=None) -> None:
         """``keep_layout``: remember the panel layout in the config folder's imgui.ini (the
         interactive app); scripted runs leave no file behind. ``dev``: reload the built-in shaders
-        when they change, as a user's kernel file is."""
+        when they change, as a user's kernel file is. ``interop_check``: see ``FrameDisplay``."""
         self.surface = surface
         self.session = session
         self.settings: Settings = session.settings
@@ -79,7 +79,7 @@ class App:
         if surface.interactive:
             imgui.backends.glfw_init_for_opengl(surface.pointer, True)
         imgui.backends.opengl3_init("#version 330")
-        self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter)
+        self.display = FrameDisplay(self.settings.force_host_copy, self.settings.texture_filter, interop_check)
         self.overlay = OverlayView()
         self.ab = AbView()
         self.race = RaceRunner()
