@@ -26,6 +26,12 @@ MAP_WAIT_S = 5.0  # for the map itself, which returns in milliseconds where it w
 CHECK_SIDE = 16  # pixels a side of the buffer the child maps
 
 
+def nvidia_driver_present() -> bool:
+    """Whether an NVIDIA kernel driver is loaded (its control device exists): without one there is
+    no interop to check, and no child is started."""
+    return os.path.exists("/dev/nvidiactl")
+
+
 def check_command() -> list[str]:
     """The child's command line."""
     return [sys.executable, "-m", "app.interop_check"]

@@ -13,9 +13,8 @@ import sys
 
 from app.camera import store_look
 from app.cuda_start import CudaStart
-from app.interop_check import InteropCheck
+from app.interop_check import InteropCheck, nvidia_driver_present
 from app.settings import Settings, load_settings, save_settings
-from render.core.gpu import gpu_problem
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
 from scenes.safe_write import NEW_FILE, Placement
@@ -123,6 +122,9 @@ def run_gui(options: GuiOptions) -> int:
         _say(f"warning: {warning}")
     _apply(settings, options)
     cuda = CudaStart() if options.backend != "cpu" else None
+    # Asked of a child from the start, beside CUDA's own: the first interop map can hang for good on
+    # some drivers, and the child takes about as long as the app takes to reach its first frame.
+    interop_check = InteropCheck() if cuda is not None and nvidia_driver_present() else None
     try:
         if options.headless:
             surface = EglSurface(settings.window_width, settings.window_height)
@@ -130,13 +132,13 @@ def run_gui(options: GuiOptions) -> int:
             surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
     except NoDisplay as error:
         _say(f"error: {error}" + ("" if options.headless else f"; {NO_DISPLAY_ADVICE}"))
+        if interop_check is not None:
+            interop_check.close()
         return 1
     from app.window import App
 
     if cuda is not None:
         cuda.join()
-    # Asked of a child while the scene loads: the first interop map can hang for good on some drivers.
-    interop_check = InteropCheck() if cuda is not None and gpu_problem() is None else None
     session = _start_session(settings, options)
     if session is None:
         if interop_check is not None:
