@@ -121,6 +121,7 @@ def test_an_app_started_after_an_out_of_bounds_fault_shows_its_frames(tmp_path, 
         assert notes == [], result.stderr
 
 
+@pytest.mark.whole_gpu_memory
 def test_200_resizes_with_interop_reregister_and_leak_nothing(stress_probe, check_resize_report):
     report = stress_probe("resize", "cuda", 200)
     check_resize_report(report, 200)
@@ -130,6 +131,7 @@ def test_200_resizes_with_interop_reregister_and_leak_nothing(stress_probe, chec
     assert report["interop_after_close"]["registered"] == report["interop_after_close"]["released"]
 
 
+@pytest.mark.whole_gpu_memory
 def test_soak_20000_frames_switching_variants_every_100(stress_probe):
     report = stress_probe("soak", 20000, 100, timeout=600)
     assert report["failures"] == [] and report["switches"] == 199 and report["exact"]
