@@ -1,13 +1,15 @@
 """Whether the GPU driver maps an OpenGL buffer for CUDA at all, asked of a child process.
 
-On the lent H100 (driver 580.159, EGL), after an out-of-bounds kernel fault in any process, no later
-process's first ``cudaGraphicsMapResources`` returns, until the GPU is reset; CUDA alone and OpenGL
-alone go on working. The map needs the GL context current on the calling thread, so the app cannot
-try it aside on a thread of its own, and a thread stuck in the driver cannot be stopped; a child
-process can. The check only ever says "stuck": a child that fails for any other reason (no EGL, no
-GPU) leaves the choice to the app's own registration, which reports its own errors.
+On lent H100s (driver 580.159, EGL), after an out-of-bounds kernel fault in another process, a later
+process's first ``cudaGraphicsMapResources`` was seen never to return, on some machines and for as
+long as we watched (7 minutes), while CUDA alone and OpenGL alone went on working. The map needs the
+GL context current on the calling thread, so the app cannot try it aside on a thread of its own, and
+a thread stuck in the driver cannot be stopped; a child process can. The check only ever says
+"stuck": a child that fails for any other reason (no EGL, no GPU) leaves the choice to the app's own
+registration, which reports its own errors.
 
-Run as ``python -m app.interop_check``: prints ``registered``, then ``mapped`` once the map returned.
+Run as ``python -m app.interop_check``: prints ``registered``, then ``mapped`` once the map, the unmap
+and the work they put on the stream are done.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class InteropCheck:
         if registered and timed_out:
             self._verdict = (
                 f"the GPU driver did not map an OpenGL buffer for CUDA within {MAP_WAIT_S:g} s in a test "
-                "process (some drivers stay so after an out-of-bounds kernel fault, until the GPU is reset)"
+                "process (seen on some drivers after an out-of-bounds kernel fault in another process)"
             )
         self.close()
 
@@ -123,8 +125,14 @@ def _register_and_map() -> None:
     if int(error):
         raise RuntimeError(f"cudaGraphicsGLRegisterBuffer failed: {error}")
     print(REGISTERED, flush=True)
-    for name in ("cudaGraphicsMapResources", "cudaGraphicsUnmapResources"):
-        result = getattr(runtime, name)(1, resource, 0)
+    # A stuck map was seen both to block in the call and to return, leaving the stream's next work
+    # waiting for ever: the check waits for the stream too.
+    for name, arguments in (
+        ("cudaGraphicsMapResources", (1, resource, 0)),
+        ("cudaGraphicsUnmapResources", (1, resource, 0)),
+        ("cudaStreamSynchronize", (0,)),
+    ):
+        result = getattr(runtime, name)(*arguments)
         error = result[0] if isinstance(result, tuple) else result
         if int(error):
             raise RuntimeError(f"{name} failed: {error}")
