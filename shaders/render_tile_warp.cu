@@ -10,9 +10,10 @@
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
 // bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin,
 // start_bin_lists places each bin's list after the lists before it, emit_bin_entries writes the
-// lists. A binning block holds at most MAX_BINS bins in shared memory: with more bins, blockIdx.y
-// is a group of MAX_BINS consecutive bins, and each group's blocks read every circle of their chunks
-// again and keep the bins of their group. There, inside a block, a 1024-circle chunk marks bit
+// lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
+// memory), blockIdx.y naming the group: each group's blocks read every circle of their chunks again
+// and keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
+// chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a block, a 1024-circle chunk marks bit
 // (circle % 32) of word (circle / 32 % 32) of each bin it touches in shared memory, so every
 // bin's bits read in word order are its circles in index order: the lists come out sorted by
 // circle, as blending needs. An entry carries the circle's x, y and r beside its index, so
@@ -90,10 +91,11 @@ __device__ __forceinline__ void for_each_bin(float cx, float cy, float r, int wi
         }
 }
 
-// The bins of this block's group (blockIdx.y): [lo, lo + the value returned).
-__device__ __forceinline__ int group_bins(int bins, int& lo) {
-    lo = blockIdx.y * MAX_BINS;
-    return min(MAX_BINS, bins - lo);
+// The bins of this block's group (blockIdx.y, `group` <= MAX_BINS bins a group): [lo, lo + the value
+// returned).
+__device__ __forceinline__ int group_bins(int bins, int group, int& lo) {
+    lo = blockIdx.y * group;
+    return min(group, bins - lo);
 }
 
 // Per bin of the block's group, how many entries the block's circles (chunks_per_block chunks of
@@ -101,11 +103,11 @@ __device__ __forceinline__ int group_bins(int bins, int& lo) {
 // Counts need no order, so shared counters take the place of the emitting pass's bit masks.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     count_bin_entries(const float* position, const float* radius, int count, int width, int height,
-                      int bin_size, int bins_x, int bins, int chunks_per_block, int* counts) {
+                      int bin_size, int bins_x, int bins, int chunks_per_block, int group, int* counts) {
     __shared__ int entries[MAX_BINS];
     const int t = threadIdx.x;
     int lo;
-    const int local = group_bins(bins, lo);
+    const int local = group_bins(bins, group, lo);
     if (t < local) entries[t] = 0;
     __syncthreads();
     const int first = blockIdx.x * chunks_per_block * CHUNK;
@@ -155,14 +157,14 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
 // in a shared mask, and a warp per bin reads the bin's words in order.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
-                     int bin_size, int bins_x, int bins, int chunks_per_block,
+                     int bin_size, int bins_x, int bins, int chunks_per_block, int group,
                      const long long* within, const long long* bin_start, long long capacity, BinEntry* lists) {
     __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
     __shared__ long long running[MAX_BINS];  // the bin's next position in the lists
     __shared__ float3 shapes[CHUNK];         // the chunk's (x, y, r), for its entries
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     int lo;
-    const int local = group_bins(bins, lo);
+    const int local = group_bins(bins, group, lo);
     // A bin's first entry from this block: after the lists before it, and after the bin's entries
     // from the blocks before this one.
     if (t < local) running[t] = bin_start[lo + t] + within[(lo + t) * gridDim.x + blockIdx.x];

@@ -43,10 +43,11 @@ class TileWarp(Strategy):
         self.use_bins = self.choice.option("bins") == "on" and scene.count > 0
         self.tiles_per_bin, self.bins_x, bins_y = tile_warp_bins(width, height, self.tile)
         self.bins = self.bins_x * bins_y
-        self.bin_groups = -(-self.bins // MAX_BINS)  # a binning block holds one group's bins
         chunks = -(-scene.count // CHUNK)
         chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
         self.bin_blocks = max(1, -(-chunks // chunks_per_block))
+        self.bin_group = bin_group(self.bins_x, bins_y, self.bin_blocks, self.BLOCKS_WANTED)
+        self.bin_groups = -(-self.bins // self.bin_group)  # a binning block holds one group's bins
         self.counts = cupy.empty(self.bins * self.bin_blocks, cupy.int32)
         self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
         self.bin_total = cupy.empty(self.bins, cupy.int64)
@@ -71,6 +72,7 @@ class TileWarp(Strategy):
             np.int32(self.bins_x),
             np.int32(self.bins),
             np.int32(chunks_per_block),
+            np.int32(self.bin_group),
         )
         self._blend_tail = (
             np.int32(self.use_bins),
@@ -191,6 +193,18 @@ def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     ):
         tiles_per_bin *= 2
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
+
+
+def bin_group(bins_x: int, bins_y: int, bin_blocks: int, blocks_wanted: int) -> int:
+    """How many bins a binning block takes: whole rows of bins (a circle's bins are found row by
+    row), at most MAX_BINS, and as few rows as keep the binning grid (bin_blocks x groups) within
+    about blocks_wanted blocks, so that a scene of few chunks still fills the GPU. Each group reads
+    every circle again, so a scene of many chunks keeps the largest groups."""
+    if bins_x > MAX_BINS:
+        return MAX_BINS
+    groups_wanted = max(1, blocks_wanted // bin_blocks)
+    rows = max(1, min(MAX_BINS // bins_x, -(-bins_y // groups_wanted)))
+    return rows * bins_x
 
 
 def warp_region(pixels: int) -> tuple[int, int]:
