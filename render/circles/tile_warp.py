@@ -46,7 +46,8 @@ class TileWarp(Strategy):
         chunks = -(-scene.count // CHUNK)
         chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
         self.bin_blocks = max(1, -(-chunks // chunks_per_block))
-        self.bin_group = bin_group(self.bins_x, bins_y, self.bin_blocks, self.BLOCKS_WANTED)
+        processors = cupy.cuda.Device().attributes["MultiProcessorCount"]
+        self.bin_group = bin_group(self.bins_x, bins_y, self.bin_blocks, processors)
         self.bin_groups = -(-self.bins // self.bin_group)  # a binning block holds one group's bins
         self.counts = cupy.empty(self.bins * self.bin_blocks, cupy.int32)
         self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
@@ -195,14 +196,15 @@ def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
 
 
-def bin_group(bins_x: int, bins_y: int, bin_blocks: int, blocks_wanted: int) -> int:
+def bin_group(bins_x: int, bins_y: int, bin_blocks: int, processors: int) -> int:
     """How many bins a binning block takes: whole rows of bins (a circle's bins are found row by
-    row), at most MAX_BINS, and as few rows as keep the binning grid (bin_blocks x groups) within
-    about blocks_wanted blocks, so that a scene of few chunks still fills the GPU. Each group reads
-    every circle again, so a scene of many chunks keeps the largest groups."""
+    row), at most MAX_BINS, and as few rows as give a scene of fewer chunk blocks than the GPU has
+    multiprocessors about one binning block per multiprocessor. Each group reads every circle again
+    and tests it against its rows: where the blocks already fill the GPU, one group is fastest
+    (docs/results/bin-groups/)."""
     if bins_x > MAX_BINS:
         return MAX_BINS
-    groups_wanted = max(1, blocks_wanted // bin_blocks)
+    groups_wanted = max(1, processors // bin_blocks)
     rows = max(1, min(MAX_BINS // bins_x, -(-bins_y // groups_wanted)))
     return rows * bins_x
 

@@ -1,7 +1,7 @@
 """tile-warp's bins: squares of tiles, a power of two per side, as few as one binning block holds
 unless they would grow wider than BIN_PIXELS; binning blocks take them in groups of whole rows, at
-most MAX_BINS, smaller where few chunks of circles would leave the GPU idle (the GPU side:
-test_gpu_tile_warp.py)."""
+most MAX_BINS, smaller where fewer chunks of circles than multiprocessors would leave the GPU idle
+(the GPU side: test_gpu_tile_warp.py)."""
 
 import pytest
 
@@ -39,17 +39,17 @@ def test_bins_are_the_fewest_squares_no_wider_than_the_limit(monkeypatch, widest
 @pytest.mark.parametrize(
     "bins_x, bins_y, bin_blocks, group",
     [
-        (16, 16, 10, 16),  # 10k circles at 1024: a row a group, 160 blocks
-        (16, 16, 98, 128),  # 100k: two groups of 8 rows, 196 blocks
-        (16, 16, 245, 256),  # a million: one group, as many blocks as wanted already
+        (16, 16, 10, 32),  # 10k circles at 1024 on an H100 (132 SMs): 8 groups of 2 rows, 80 blocks
+        (16, 16, 98, 256),  # 100k: 98 blocks, one group
+        (16, 16, 245, 256),  # a million
         (16, 16, 1, 16),  # never less than a row
         (64, 64, 245, 256),  # 8192 at 128-pixel bins: MAX_BINS, 16 groups
         (64, 64, 2, 64),
         (300, 2, 1, MAX_BINS),  # a row wider than a block holds: part rows
     ],
 )
-def test_bin_groups_are_whole_rows_sized_to_fill_the_binning_grid(bins_x, bins_y, bin_blocks, group):
-    assert bin_group(bins_x, bins_y, bin_blocks, 256) == group
+def test_bin_groups_are_whole_rows_sized_to_fill_the_multiprocessors(bins_x, bins_y, bin_blocks, group):
+    assert bin_group(bins_x, bins_y, bin_blocks, 132) == group
     assert group <= MAX_BINS and (group % bins_x == 0 or bins_x > MAX_BINS)
-    if group > bins_x:  # a row fewer a group would take the grid past the blocks wanted
-        assert bin_blocks * -(-bins_x * bins_y // (group - bins_x)) > 256 or group == MAX_BINS
+    if group > bins_x:  # a row fewer a group would take the grid past a block per multiprocessor
+        assert bin_blocks * -(-bins_x * bins_y // (group - bins_x)) > 132 or group == MAX_BINS
