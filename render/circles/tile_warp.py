@@ -161,11 +161,12 @@ class TileWarp(Strategy):
             stream.begin_capture()
             self._launch_binning()
             self._binning = stream.end_capture()
-        self._binning_capacity = self.capacity
+        self._captured_with = (self.lists, self.capacity)
 
     def bin(self, scene, width, height):
         self._grow(self._entries_last_seen())
-        if self._binning_capacity != self.capacity:
+        lists, capacity = self._captured_with
+        if lists is not self.lists or capacity != self.capacity:
             self._capture_binning()  # the lists were reallocated: new arguments
         self._binning.launch()
 
