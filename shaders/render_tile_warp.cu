@@ -8,8 +8,9 @@
 //
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
-// bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin and its
-// last block places each bin's list after the lists before it, emit_bin_entries writes the lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
+// bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin,
+// start_bin_lists places each bin's list after the lists before it, emit_bin_entries writes the
+// lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
 // memory), blockIdx.y naming the group: each group's blocks read every circle of their chunks again
 // and keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
 // chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a block, a 1024-circle chunk marks bit
@@ -118,47 +119,36 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
     if (t < local) counts[(lo + t) * gridDim.x + blockIdx.x] = entries[t];
 }
 
-// Run by the block of scan_bin_counts that finishes last: bin_start[b] = the entries of the bins
-// before b (each list follows the lists before it); bin_start[bins] and *entries_seen (host memory,
-// read by the host a frame later to grow the lists) = all entries. The other blocks' bin_total
-// values are read from L2 (__ldcg): this block's L1 never held them, but they were written there.
-__device__ __forceinline__ void start_bin_lists(const long long* bin_total, int bins, long long* bin_start,
-                                                long long* entries_seen, int t, long long* warp_sums) {
-    long long carried = 0;
-    for (int base = 0; base < bins; base += SCAN_BLOCKS) {
-        long long all;
-        const long long value = base + t < bins ? __ldcg(&bin_total[base + t]) : 0ll;
-        const long long before = block_exclusive_sum<SCAN_BLOCKS>(value, t, warp_sums, all);
-        if (base + t < bins) bin_start[base + t] = carried + before;
-        carried += all;
-        __syncthreads();  // the next segment's sum writes warp_sums again
-    }
-    if (t == 0) bin_start[bins] = *entries_seen = carried;
-}
-
 // A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
-// bin b from binning blocks before k; bin_total[b] = all of bin b's entries. The block that
-// finishes last (a ticket in *finished, 0 between launches) then places every bin's list: one
-// launch fewer a frame than a kernel of its own for that.
+// bin b from binning blocks before k; bin_total[b] = all of bin b's entries.
 extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
-    scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total, int bins,
-                    long long* bin_start, long long* entries_seen, unsigned* finished) {
+    scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total) {
     __shared__ long long warp_sums[33];
-    __shared__ bool last;
     const int t = threadIdx.x, b = blockIdx.x;
     long long total;
     const long long before = block_exclusive_sum<SCAN_BLOCKS>(
         t < blocks ? static_cast<long long>(counts[b * blocks + t]) : 0ll, t, warp_sums, total);
     if (t < blocks) within[b * blocks + t] = before;
-    if (t == 0) {
-        bin_total[b] = total;
-        __threadfence();  // bin_total[b] is visible to every block before the ticket counts it
-        last = atomicAdd(finished, 1u) == gridDim.x - 1;
+    if (t == 0) bin_total[b] = total;
+}
+
+// One block of CHUNK threads: bin_start[b] = the entries of the bins before b (each list follows
+// the lists before it); bin_start[bins] and *entries_seen (host memory, read by the host a frame
+// later to grow the lists) = all entries.
+extern "C" __global__ void __launch_bounds__(CHUNK)
+    start_bin_lists(const long long* bin_total, int bins, long long* bin_start, long long* entries_seen) {
+    __shared__ long long warp_sums[33];
+    const int t = threadIdx.x;
+    long long carried = 0;
+    for (int base = 0; base < bins; base += CHUNK) {
+        long long all;
+        const long long value = base + t < bins ? bin_total[base + t] : 0ll;
+        const long long before = block_exclusive_sum<CHUNK>(value, t, warp_sums, all);
+        if (base + t < bins) bin_start[base + t] = carried + before;
+        carried += all;
+        __syncthreads();  // the next segment's sum writes warp_sums again
     }
-    __syncthreads();
-    if (!last) return;
-    start_bin_lists(bin_total, bins, bin_start, entries_seen, t, warp_sums);
-    if (t == 0) *finished = 0;
+    if (t == 0) bin_start[bins] = *entries_seen = carried;
 }
 
 // The block's entries in the bins of its group, in list order, from the same chunks as

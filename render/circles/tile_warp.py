@@ -53,7 +53,6 @@ class TileWarp(Strategy):
         self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
         self.bin_total = cupy.empty(self.bins, cupy.int64)
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
-        self._scans_finished = cupy.zeros(1, cupy.uint32)  # scan_bin_counts' ticket, 0 between launches
         self.lists = self._entries(1)
         self.capacity = 0
         # A still scene bins the same entries every frame: room for them and no more. Moving
@@ -88,7 +87,7 @@ class TileWarp(Strategy):
         self._allocate(scene, width, height)
         self._kernels = {
             name: self.module.get_function(name)
-            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries")
+            for name in ("count_bin_entries", "scan_bin_counts", "start_bin_lists", "emit_bin_entries")
         }
         if self.use_bins:
             self._count_entries()
@@ -103,18 +102,7 @@ class TileWarp(Strategy):
         grid = (self.bin_blocks, self.bin_groups)
         self._kernels["count_bin_entries"](grid, (CHUNK,), (*self._geometry, self.counts))
         self._kernels["scan_bin_counts"](
-            (self.bins,),
-            (self.BLOCKS_WANTED,),
-            (
-                self.counts,
-                np.int32(self.bin_blocks),
-                self.within,
-                self.bin_total,
-                np.int32(self.bins),
-                self.bin_start,
-                self._entries_seen_on_device,
-                self._scans_finished,
-            ),
+            (self.bins,), (self.BLOCKS_WANTED,), (self.counts, np.int32(self.bin_blocks), self.within, self.bin_total)
         )
 
     def _grow(self, entries: int) -> None:
@@ -145,6 +133,9 @@ class TileWarp(Strategy):
 
     def _launch_binning(self) -> None:
         self._count_entries()
+        self._kernels["start_bin_lists"](
+            (1,), (CHUNK,), (self.bin_total, np.int32(self.bins), self.bin_start, self._entries_seen_on_device)
+        )
         self._kernels["emit_bin_entries"](
             (self.bin_blocks, self.bin_groups),
             (CHUNK,),
@@ -152,8 +143,8 @@ class TileWarp(Strategy):
         )
 
     def _capture_binning(self) -> None:
-        """Record the three binning launches as one CUDA graph: one host call per frame instead
-        of three (the GPU otherwise idles while the host launches the short scan)."""
+        """Record the four binning launches as one CUDA graph: one host call per frame instead
+        of four (the GPU otherwise idles while the host launches the short scans)."""
         import cupy
 
         stream = cupy.cuda.Stream(non_blocking=True)

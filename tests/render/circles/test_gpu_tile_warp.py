@@ -23,8 +23,6 @@ def test_lists_that_overflow_render_exactly_then_grow(reference_frame):
     renderer.load(build_scene("rand100k"), 256, 256)
     strategy = renderer.strategy
     strategy.capacity = 1000  # far fewer entries than rand100k makes at 256
-    # as if no frame had binned yet (the count at load wrote the full count): the first frame overflows
-    np.frombuffer(strategy._entries_seen, np.int64, 1)[0] = 0
     want = reference_frame("rand100k", 256)
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed  # every circle is a candidate
