@@ -1,15 +1,16 @@
-"""Whether the GPU driver maps an OpenGL buffer for CUDA at all, asked of a child process.
+"""Whether frames reach OpenGL through CUDA interop at all, asked of a child process.
 
-On lent H100s (driver 580.159, EGL), after an out-of-bounds kernel fault in another process, a later
-process's first ``cudaGraphicsMapResources`` was seen never to return, on some machines and for as
-long as we watched (7 minutes), while CUDA alone and OpenGL alone went on working. The map needs the
-GL context current on the calling thread, so the app cannot try it aside on a thread of its own, and
-a thread stuck in the driver cannot be stopped; a child process can. The check only ever says
-"stuck": a child that fails for any other reason (no EGL, no GPU) leaves the choice to the app's own
-registration, which reports its own errors.
+On lent H100s (driver 580.159, EGL), after an out-of-bounds kernel fault in another process, later
+processes that showed frames through interop were seen to wait for ever, for as long as we watched
+(7 minutes): on one machine in their first map, on another in the CUDA calls of the frame after the
+first one shown, while CUDA alone and OpenGL alone (the host copy) went on working. A call stuck in
+the driver cannot be stopped, and the map needs the GL context current on its thread, so the app
+cannot try it aside; a child process can be killed. The child shows a few small frames with the
+app's own display code. The check only ever says "stuck": a child that fails for any other reason
+(no EGL, no GPU) leaves the choice to the app's own registration, which reports its own errors.
 
-Run as ``python -m app.interop_check``: prints ``registered``, then ``mapped`` once the map, the unmap
-and the work they put on the stream are done.
+Run as ``python -m app.interop_check``: prints ``ready`` once started, then ``shown`` once its
+frames went through interop.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-REGISTERED, MAPPED = "registered", "mapped"
-START_WAIT_S = 60.0  # for the child to get as far as the map (imports, CUDA and EGL start)
-MAP_WAIT_S = 5.0  # for the map itself, which returns in milliseconds where it works
+READY, SHOWN = "ready", "shown"
+START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, a kernel compiled)
+SHOW_WAIT_S = 5.0  # for its frames, which take milliseconds where interop works
 CHECK_SIDE = 16  # pixels a side of the buffer the child maps
 
 
@@ -67,24 +68,24 @@ class InteropCheck:
             lines.put(None)
 
         threading.Thread(target=read, name="rasterlab-interop-check-reader", daemon=True).start()
-        deadline, registered, timed_out, line = time.monotonic() + START_WAIT_S, False, False, ""
-        while line not in (MAPPED, None):  # None: the child ended
+        deadline, ready, timed_out, line = time.monotonic() + START_WAIT_S, False, False, ""
+        while line not in (SHOWN, None):  # None: the child ended
             try:
                 line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 timed_out = True
                 break
-            if line == REGISTERED:
-                registered, deadline = True, time.monotonic() + MAP_WAIT_S
-        if registered and timed_out:
+            if line == READY:
+                ready, deadline = True, time.monotonic() + SHOW_WAIT_S
+        if ready and timed_out:
             self._verdict = (
-                f"the GPU driver did not map an OpenGL buffer for CUDA within {MAP_WAIT_S:g} s in a test "
-                "process (seen on some drivers after an out-of-bounds kernel fault in another process)"
+                f"frames did not get through CUDA-GL interop within {SHOW_WAIT_S:g} s in a test process "
+                "(seen on some drivers after an out-of-bounds kernel fault in another process)"
             )
         self.close()
 
     def stuck(self) -> str | None:
-        """Wait for the verdict (at most START_WAIT_S + MAP_WAIT_S): why interop would hang, or None."""
+        """Wait for the verdict (at most START_WAIT_S + SHOW_WAIT_S): why interop would hang, or None."""
         self._watcher.join()
         return self._verdict
 
@@ -99,44 +100,44 @@ class InteropCheck:
 
 
 def main() -> None:
-    """The child: register a small GL buffer with CUDA, say so, map and unmap it, say so."""
+    """The child: say it is ready, show a few small frames through interop, say so."""
     os.environ["PYOPENGL_PLATFORM"] = "egl"  # before OpenGL's first import: no display needed
     try:
-        _register_and_map()
+        _show_frames()
     except Exception as error:  # any failure but a hang leaves the choice to the app
         sys.exit(f"interop check: {error}")
     # Leave without the GL driver's teardown: there is nothing to keep, and nothing to wait for.
     os._exit(0)
 
 
-def _register_and_map() -> None:
-    from cuda.bindings import runtime
+def _show_frames() -> None:
+    import cupy
     from OpenGL import GL
 
+    from app.display import FrameDisplay
     from app.surfaces import EglSurface
+    from render.core.kernels import load_module
 
-    EglSurface(CHECK_SIDE, CHECK_SIDE)
-    buffer = GL.glGenBuffers(1)
-    GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, buffer)
-    GL.glBufferData(GL.GL_PIXEL_UNPACK_BUFFER, CHECK_SIDE * CHECK_SIDE * 4, None, GL.GL_STREAM_DRAW)
-    GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
-    flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
-    error, resource = runtime.cudaGraphicsGLRegisterBuffer(int(buffer), flags)
-    if int(error):
-        raise RuntimeError(f"cudaGraphicsGLRegisterBuffer failed: {error}")
-    print(REGISTERED, flush=True)
-    # A stuck map was seen both to block in the call and to return, leaving the stream's next work
-    # waiting for ever: the check waits for the stream too.
-    for name, arguments in (
-        ("cudaGraphicsMapResources", (1, resource, 0)),
-        ("cudaGraphicsUnmapResources", (1, resource, 0)),
-        ("cudaStreamSynchronize", (0,)),
-    ):
-        result = getattr(runtime, name)(*arguments)
-        error = result[0] if isinstance(result, tuple) else result
-        if int(error):
-            raise RuntimeError(f"{name} failed: {error}")
-    print(MAPPED, flush=True)
+    surface = EglSurface(CHECK_SIDE, CHECK_SIDE)
+    display = FrameDisplay()
+    image = cupy.zeros((CHECK_SIDE, CHECK_SIDE, 4), cupy.float32)
+    load_module("to_rgba8.cu")  # compiled, or read from the cache, before the wait starts
+    frame_done = cupy.cuda.Event()
+    print(READY, flush=True)
+    # The app's frames in small: CUDA work and an event on the app's stream, the frame through
+    # interop, OpenGL's draw and swap. A stuck driver was seen to block in the first map on one
+    # machine, and in the next frame's CUDA calls after an interop frame on another.
+    for frame in range(3):
+        image.data.memset_async(frame, image.nbytes)
+        frame_done.record()
+        display.upload(device_image=image)
+        if display.path != "interop":
+            raise RuntimeError(display.notice or "the frame did not go through interop")
+        display.draw(0, 0, CHECK_SIDE, CHECK_SIDE)
+        surface.swap()
+        frame_done.synchronize()
+    GL.glFinish()
+    print(SHOWN, flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""The interop check without a GPU: a child that registers and then never maps is stuck, and killed
-within MAP_WAIT_S; a child that maps, fails, or never gets as far as the map leaves interop to the
-app; the display goes on by host copy on a stuck verdict and registers otherwise. Children stand in
+"""The interop check without a GPU: a child that is ready and then never shows its frames is stuck,
+and killed within SHOW_WAIT_S; a child that shows them, fails, or is never ready leaves interop to
+the app; the display goes on by host copy on a stuck verdict and registers otherwise. Children stand in
 as short Python scripts; the real child runs too (on a machine without CUDA it fails: not stuck)."""
 
 import sys
@@ -19,49 +19,49 @@ def child(script: str) -> list[str]:
     return [sys.executable, "-c", script]
 
 
-SAYS_REGISTERED_THEN_HANGS = child("print('registered', flush=True); import time; time.sleep(120)")
+READY_THEN_HANGS = child("print('ready', flush=True); import time; time.sleep(120)")
 
 
 @pytest.fixture
 def short_waits(monkeypatch):
-    monkeypatch.setattr(interop_check, "MAP_WAIT_S", 0.5)
+    monkeypatch.setattr(interop_check, "SHOW_WAIT_S", 0.5)
     monkeypatch.setattr(interop_check, "START_WAIT_S", 30.0)
 
 
-def test_a_child_stuck_in_the_map_is_stuck_and_killed_within_the_wait(short_waits):
+def test_a_child_stuck_after_it_is_ready_is_stuck_and_killed_within_the_wait(short_waits):
     started = time.monotonic()
-    check = InteropCheck(SAYS_REGISTERED_THEN_HANGS)
+    check = InteropCheck(READY_THEN_HANGS)
     verdict = check.stuck()
-    assert verdict.startswith("the GPU driver did not map an OpenGL buffer for CUDA within 0.5 s")
+    assert verdict.startswith("frames did not get through CUDA-GL interop within 0.5 s")
     assert time.monotonic() - started < 15 and check._child.poll() is not None
 
 
 @pytest.mark.parametrize(
     "script",
     [
-        "print('registered', flush=True); print('mapped', flush=True)",
+        "print('ready', flush=True); print('shown', flush=True)",
         "import sys; sys.exit('interop check: no EGL')",
-        "print('registered', flush=True); import sys; sys.exit('cudaGraphicsMapResources failed')",
+        "print('ready', flush=True); import sys; sys.exit('cudaGraphicsMapResources failed')",
     ],
-    ids=["maps", "fails before the map", "the map fails"],
+    ids=["shows its frames", "fails before it is ready", "fails showing its frames"],
 )
-def test_a_child_that_maps_or_fails_is_not_stuck(short_waits, script):
+def test_a_child_that_shows_its_frames_or_fails_is_not_stuck(short_waits, script):
     assert InteropCheck(child(script)).stuck() is None
 
 
-def test_a_child_that_never_reaches_the_map_is_not_stuck_and_is_stopped(monkeypatch):
+def test_a_child_that_is_never_ready_is_not_stuck_and_is_stopped(monkeypatch):
     monkeypatch.setattr(interop_check, "START_WAIT_S", 0.5)
     check = InteropCheck(child("import time; time.sleep(120)"))
     assert check.stuck() is None and check._child.poll() is not None
 
 
 def test_the_real_child_says_nothing_stuck_here():
-    # Without a CUDA GPU its registration fails; with one that works it maps: neither is stuck.
+    # Without a CUDA GPU it fails; with one where interop works it shows its frames: neither is stuck.
     assert InteropCheck().stuck() is None
 
 
 def test_close_stops_a_running_child(short_waits):
-    check = InteropCheck(SAYS_REGISTERED_THEN_HANGS)
+    check = InteropCheck(READY_THEN_HANGS)
     check.close()
     assert check._child.poll() is not None
 
@@ -85,7 +85,7 @@ def display_with(check, monkeypatch) -> tuple[FrameDisplay, list]:
 
 
 def test_a_stuck_verdict_sends_the_display_to_the_host_copy_with_a_notice(monkeypatch):
-    check = Verdict("the GPU driver did not map an OpenGL buffer for CUDA within 5 s in a test process")
+    check = Verdict("frames did not get through CUDA-GL interop within 5 s in a test process")
     display, registered = display_with(check, monkeypatch)
     assert display._try_interop() is None and display._try_interop() is None
     assert registered == [] and check.asked == 1
