@@ -1,20 +1,23 @@
-"""Whether frames reach OpenGL through CUDA interop at all, asked of a child process.
+"""Whether the GPU driver hands frames from CUDA to OpenGL at all, asked of a child process.
 
 On lent H100s (driver 580.159, EGL), after an out-of-bounds kernel fault in another process, later
 processes that showed frames through interop were seen to wait for ever, for as long as we watched
-(7 minutes): on one machine in their first map, on another in the CUDA calls of the frame after the
-first one shown, while CUDA alone and OpenGL alone (the host copy) went on working. A call stuck in
-the driver cannot be stopped, and the map needs the GL context current on its thread, so the app
-cannot try it aside; a child process can be killed. The child shows a few small frames with the
-app's own display code. The check only ever says "stuck": a child that fails for any other reason
-(no EGL, no GPU) leaves the choice to the app's own registration, which reports its own errors.
+(7 minutes), while CUDA alone and OpenGL alone (the host copy) went on working: on one machine in
+their first map, on another in the CUDA calls of the frame after the first one shown. A call stuck
+in the driver cannot be stopped, and the map needs the GL context current on its thread, so the app
+cannot try it aside; a child process can be killed. The child registers a small buffer and hands it
+from CUDA to OpenGL and back twice. That catches a stuck map; on the second machine it did not
+catch the stall (docs/reliability.md). The check only ever says "stuck": a child that fails for any
+other reason (no EGL, no GPU) leaves the choice to the app's own registration, which reports its
+own errors.
 
-Run as ``python -m app.interop_check``: prints ``ready`` once started, then ``shown`` once its
-frames went through interop.
+Run as ``python -m app.interop_check``: prints ``ready`` once its buffer is registered, then
+``shown`` once the hand-overs are done.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import queue
 import subprocess
@@ -24,8 +27,8 @@ import time
 from pathlib import Path
 
 READY, SHOWN = "ready", "shown"
-START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, a kernel compiled)
-SHOW_WAIT_S = 5.0  # for its frames, which take milliseconds where interop works
+START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, the registration)
+SHOW_WAIT_S = 5.0  # for its hand-overs, which take milliseconds where interop works
 CHECK_SIDE = 16  # pixels a side of the buffer the child maps
 
 
@@ -100,44 +103,56 @@ class InteropCheck:
 
 
 def main() -> None:
-    """The child: say it is ready, show a few small frames through interop, say so."""
+    """The child: register a small buffer, say so, hand it from CUDA to OpenGL and back, say so."""
     os.environ["PYOPENGL_PLATFORM"] = "egl"  # before OpenGL's first import: no display needed
     try:
-        _show_frames()
+        _round_trip()
     except Exception as error:  # any failure but a hang leaves the choice to the app
         sys.exit(f"interop check: {error}")
     # Leave without the GL driver's teardown: there is nothing to keep, and nothing to wait for.
     os._exit(0)
 
 
-def _show_frames() -> None:
-    import cupy
+def _round_trip() -> None:
+    from cuda.bindings import runtime
     from OpenGL import GL
 
-    from app.display import FrameDisplay
     from app.surfaces import EglSurface
-    from render.core.kernels import load_module
 
-    surface = EglSurface(CHECK_SIDE, CHECK_SIDE)
-    display = FrameDisplay()
-    image = cupy.zeros((CHECK_SIDE, CHECK_SIDE, 4), cupy.float32)
-    load_module("to_rgba8.cu")  # compiled, or read from the cache, before the wait starts
-    frame_done = cupy.cuda.Event()
+    EglSurface(CHECK_SIDE, CHECK_SIDE)
+    buffer = GL.glGenBuffers(1)
+    GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, buffer)
+    GL.glBufferData(GL.GL_PIXEL_UNPACK_BUFFER, CHECK_SIDE * CHECK_SIDE * 4, None, GL.GL_STREAM_DRAW)
+    GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
+    flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
+    resource = _cuda(runtime, "cudaGraphicsGLRegisterBuffer", int(buffer), flags)
+    texture = GL.glGenTextures(1)
+    GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
+    GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, CHECK_SIDE, CHECK_SIDE, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
     print(READY, flush=True)
-    # The app's frames in small: CUDA work and an event on the app's stream, the frame through
-    # interop, OpenGL's draw and swap. A stuck driver was seen to block in the first map on one
-    # machine, and in the next frame's CUDA calls after an interop frame on another.
-    for frame in range(3):
-        image.data.memset_async(frame, image.nbytes)
-        frame_done.record()
-        display.upload(device_image=image)
-        if display.path != "interop":
-            raise RuntimeError(display.notice or "the frame did not go through interop")
-        display.draw(0, 0, CHECK_SIDE, CHECK_SIDE)
-        surface.swap()
-        frame_done.synchronize()
-    GL.glFinish()
+    # The app's hand-over, twice: CUDA writes the buffer, OpenGL copies it into a texture, CUDA maps
+    # it again; each turn waits for the stream and for OpenGL.
+    for _ in range(2):
+        _cuda(runtime, "cudaGraphicsMapResources", 1, resource, 0)
+        pointer, size = _cuda(runtime, "cudaGraphicsResourceGetMappedPointer", resource)
+        _cuda(runtime, "cudaMemsetAsync", pointer, 77, size, 0)
+        _cuda(runtime, "cudaGraphicsUnmapResources", 1, resource, 0)
+        _cuda(runtime, "cudaStreamSynchronize", 0)
+        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, buffer)
+        GL.glTexSubImage2D(
+            GL.GL_TEXTURE_2D, 0, 0, 0, CHECK_SIDE, CHECK_SIDE, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, ctypes.c_void_p(0)
+        )
+        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
+        GL.glFinish()
     print(SHOWN, flush=True)
+
+
+def _cuda(runtime, name: str, *arguments):
+    """runtime.name(*arguments)'s values; an error raises RuntimeError naming the call."""
+    error, *values = getattr(runtime, name)(*arguments)
+    if int(error):
+        raise RuntimeError(f"{name} failed: {error}")
+    return values[0] if len(values) == 1 else values
 
 
 if __name__ == "__main__":
