@@ -23,9 +23,9 @@ def _fault_order(item) -> tuple[bool, bool, bool]:
 
 def pytest_collection_modifyitems(config, items):
     # Tests that make a kernel fault on purpose run after every other. After an out-of-bounds fault
-    # in any process, the lent H100's driver was seen never to return from a later process's first
-    # interop map (docs/results/reliability/interop-map-after-an-out-of-bounds-fault-009bdea.txt): the
-    # app then goes on by host copy, so a later test that checks interop would fail for it.
+    # in any process, some lent H100s hang every later process that shows frames through interop
+    # (docs/results/reliability/interop-map-after-an-out-of-bounds-fault-009bdea.txt), so a later
+    # test that needs interop would fail for it, not for what it tests.
     items.sort(key=_fault_order)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = pytest.mark.skip(reason="reads the whole GPU's used memory, which other workers change: no -n")
