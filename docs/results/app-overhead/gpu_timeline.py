@@ -1,0 +1,125 @@
+"""The app's pass on the GPU's own clock: the offscreen app (EGL, interop) on rand100k at 1024 under
+auto, 1280x800, with CUDA stamps (a one-thread kernel reading %globaltimer, ns) around the render and
+the interop copy, and OpenGL timestamp queries (GL_TIMESTAMP, ns) around the copy into the texture,
+the clear and frame's quad, ImGui's draw and the swap. Each pass's stamps are read three passes
+later, so reading them does not stall the loop. Prints the medians of 600 passes after 100, in ms:
+each part's length on its own API's clock, and the gaps between the APIs (meaningful only if both
+clocks are the same timer; the first line says whether they look so).
+Run from the repository root: python3 docs/results/app-overhead/gpu_timeline.py
+"""
+
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+os.environ["PYOPENGL_PLATFORM"] = "egl"
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "probes"))
+
+import cupy  # noqa: E402
+import numpy as np  # noqa: E402
+from imgui_bundle import imgui  # noqa: E402
+from offscreen_app import offscreen_app  # noqa: E402
+from OpenGL import GL  # noqa: E402
+
+import app.display as display_module  # noqa: E402
+
+WARM, PASSES, RING = 100, 600, 4
+CUDA_MARKS = ("render start", "render end", "copy end")
+GL_MARKS = ("texture start", "texture end", "quad end", "imgui end", "swap end")
+
+STAMP = cupy.RawKernel(
+    r"""extern "C" __global__ void stamp(unsigned long long* out, int at) {
+        unsigned long long now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        out[at] = now;
+    }""",
+    "stamp",
+)
+
+
+def gl_time(query) -> int:
+    """A timestamp query's result in ns (waits for it: read passes later, it is long done)."""
+    value = np.zeros(1, np.uint64)
+    GL.glGetQueryObjectui64v(int(query), GL.GL_QUERY_RESULT, value)
+    return int(value[0])
+
+
+def main() -> None:
+    app, _ = offscreen_app("rand100k", 1024)
+    app.surface.set_size(1280, 800)
+    for _ in range(30):
+        app.frame()
+    cuda_stamps = cupy.zeros((RING, len(CUDA_MARKS)), cupy.uint64)
+    queries = np.array(GL.glGenQueries(RING * len(GL_MARKS)), np.uint32).reshape(RING, len(GL_MARKS))
+    slot = [0]
+
+    def cuda_mark(name: str) -> None:
+        STAMP((1,), (1,), (cuda_stamps[slot[0]], np.int32(CUDA_MARKS.index(name))))
+
+    def gl_mark(name: str) -> None:
+        GL.glQueryCounter(int(queries[slot[0], GL_MARKS.index(name)]), GL.GL_TIMESTAMP)
+
+    def wrapped(function, before: str | None, after: str | None, mark):
+        def call(*arguments, **options):
+            if before:
+                mark(before)
+            result = function(*arguments, **options)
+            if after:
+                mark(after)
+            return result
+
+        return call
+
+    renderer = app.session.renderer
+    renderer.render = wrapped(renderer.render, "render start", "render end", cuda_mark)
+    write = display_module._InteropBuffer.write
+    display_module._InteropBuffer.write = wrapped(write, None, "copy end", cuda_mark)
+    app.display._tex_sub_image = wrapped(app.display._tex_sub_image, "texture start", "texture end", gl_mark)
+    app.display.draw = wrapped(app.display.draw, None, "quad end", gl_mark)
+    imgui.backends.opengl3_render_draw_data = wrapped(
+        imgui.backends.opengl3_render_draw_data, None, "imgui end", gl_mark
+    )
+    app.surface.swap = wrapped(app.surface.swap, None, "swap end", gl_mark)
+
+    rows = []
+    for index in range(WARM + PASSES + RING):
+        slot[0] = index % RING
+        app.frame()
+        done = index - (RING - 1)
+        if done < WARM or done >= WARM + PASSES:
+            continue
+        old = done % RING
+        cuda = {name: int(value) for name, value in zip(CUDA_MARKS, cuda_stamps[old].get(), strict=True)}
+        gl = {name: gl_time(queries[old, k]) for k, name in enumerate(GL_MARKS)}
+        rows.append((cuda, gl))
+
+    def ms(pairs):
+        return round(statistics.median((b - a) / 1e6 for a, b in pairs), 4)
+
+    parts = {
+        "cuda render": ms((c["render start"], c["render end"]) for c, _ in rows),
+        "cuda render end to copy end": ms((c["render end"], c["copy end"]) for c, _ in rows),
+        "gl copy into the texture": ms((g["texture start"], g["texture end"]) for _, g in rows),
+        "gl clear and quad": ms((g["texture end"], g["quad end"]) for _, g in rows),
+        "gl imgui": ms((g["quad end"], g["imgui end"]) for _, g in rows),
+        "gl swap": ms((g["imgui end"], g["swap end"]) for _, g in rows),
+        "gl whole": ms((g["texture start"], g["swap end"]) for _, g in rows),
+        "copy end to gl texture start": ms((c["copy end"], g["texture start"]) for c, g in rows),
+        "gl swap end to next render start": ms(
+            (rows[k][1]["swap end"], rows[k + 1][0]["render start"]) for k in range(len(rows) - 1)
+        ),
+        "render start to next render start": ms(
+            (rows[k][0]["render start"], rows[k + 1][0]["render start"]) for k in range(len(rows) - 1)
+        ),
+    }
+    first_cuda, first_gl = rows[0][0]["render start"], rows[0][1]["texture start"]
+    print(json.dumps({"clocks": {"cuda first ns": first_cuda, "gl first ns": first_gl}}))
+    print(json.dumps({"passes": len(rows), "median_ms": parts}))
+    app.close()
+
+
+if __name__ == "__main__":
+    main()
