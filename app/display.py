@@ -24,6 +24,11 @@ class InteropUnavailable(RuntimeError):
     """CUDA cannot share this OpenGL buffer; the message says why."""
 
 
+# The interop check's child is usually done before the first frame; a slow one does not hold the
+# window longer than this, frames go by host copy until it is.
+CHECK_FIRST_WAIT_S = 3.0
+
+
 def _compile_program() -> int:
     stages = []
     for name, kind in (("frame.vert", GL.GL_VERTEX_SHADER), ("frame.frag", GL.GL_FRAGMENT_SHADER)):
@@ -110,9 +115,11 @@ class FrameDisplay:
 
     def __init__(self, force_host_copy: bool = False, texture_filter: str = "nearest", interop_check=None) -> None:
         """``interop_check``: an ``app.interop_check.InteropCheck`` whose verdict comes before the
-        first registration, or None to register straight away."""
+        first registration (frames go by host copy while it is out, after a first wait of at most
+        CHECK_FIRST_WAIT_S), or None to register straight away."""
         self.force_host_copy = force_host_copy
         self._interop_check = interop_check
+        self._check_wait_s = CHECK_FIRST_WAIT_S
         self.texture_filter = texture_filter  # for enlarging: "nearest" or "linear"
         self.notice: str | None = None  # set once, when interop first fails
         self.copy_ms: dict[str, float] = {}
@@ -155,10 +162,13 @@ class FrameDisplay:
 
     def _try_interop(self) -> _InteropBuffer | None:
         if self._interop is None and not self._interop_failed:
+            check = self._interop_check
+            if check is not None and not check.decided(self._check_wait_s):
+                self._check_wait_s = 0.0  # asked again at the next frame, without waiting
+                return None
             try:
-                stuck = self._interop_check.stuck() if self._interop_check is not None else None
-                if stuck:
-                    raise InteropUnavailable(stuck)
+                if check is not None and check.stuck_reason:
+                    raise InteropUnavailable(check.stuck_reason)
                 self._interop = _InteropBuffer(int(self._pbo), self._size[0] * self._size[1])
             except (InteropUnavailable, RuntimeError) as error:
                 self._interop_failed = True

@@ -13,7 +13,7 @@ import sys
 
 from app.camera import store_look
 from app.cuda_start import CudaStart
-from app.interop_check import InteropCheck, nvidia_driver_present
+from app.interop_check import start_interop_check
 from app.settings import Settings, load_settings, save_settings
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
@@ -111,7 +111,6 @@ def run_gui(options: GuiOptions) -> int:
         # PyOpenGL picks its platform on first import: EGL needs no X server.
         os.environ["PYOPENGL_PLATFORM"] = "egl"
     from app.displays import display_problem
-    from app.surfaces import EglSurface, GlfwWindow, NoDisplay
 
     problem = None if options.headless else display_problem()
     if problem:
@@ -122,9 +121,23 @@ def run_gui(options: GuiOptions) -> int:
         _say(f"warning: {warning}")
     _apply(settings, options)
     cuda = CudaStart() if options.backend != "cpu" else None
-    # Asked of a child from the start, beside CUDA's own: the first interop map can hang for good on
-    # some drivers, and the child takes about as long as the app takes to reach its first frame.
-    interop_check = InteropCheck() if cuda is not None and nvidia_driver_present() else None
+    # Asked of a child from the start, beside CUDA's own: on some drivers interop can hang for good,
+    # and the child takes about as long as the app takes to reach its first frame.
+    interop_check = start_interop_check() if cuda is not None and not settings.force_host_copy else None
+    try:
+        code, abandoned = _open_and_run(options, settings, cuda, interop_check)
+    finally:
+        if interop_check is not None:
+            interop_check.close()
+    if abandoned:
+        _end_without_teardown(code)
+    return code
+
+
+def _open_and_run(options: GuiOptions, settings: Settings, cuda, interop_check) -> tuple[int, bool]:
+    """run_gui's window, session and loop: (the exit code, whether the GL context was abandoned)."""
+    from app.surfaces import EglSurface, GlfwWindow, NoDisplay
+
     try:
         if options.headless:
             surface = EglSurface(settings.window_width, settings.window_height)
@@ -132,19 +145,15 @@ def run_gui(options: GuiOptions) -> int:
             surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
     except NoDisplay as error:
         _say(f"error: {error}" + ("" if options.headless else f"; {NO_DISPLAY_ADVICE}"))
-        if interop_check is not None:
-            interop_check.close()
-        return 1
+        return 1, False
     from app.window import App
 
     if cuda is not None:
         cuda.join()
     session = _start_session(settings, options)
     if session is None:
-        if interop_check is not None:
-            interop_check.close()
         surface.close()
-        return 1
+        return 1, False
     app = App(surface, session, keep_layout=options.persist, dev=options.dev, interop_check=interop_check)
     if app.config_warning:
         _say(f"warning: {app.config_warning}")
@@ -167,12 +176,8 @@ def run_gui(options: GuiOptions) -> int:
         if app.display.notice:
             _say(f"note: {app.display.notice}")
         app.close()
-        if interop_check is not None:
-            interop_check.close()
     code = 0
     if options.screenshot and app.last_screenshot is None:
         _say(f"error: {app.screenshot_error or f'no screenshot written to {options.screenshot}'}")
         code = 1
-    if app.gl_abandoned:
-        _end_without_teardown(code)
-    return code
+    return code, app.gl_abandoned

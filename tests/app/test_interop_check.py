@@ -1,18 +1,26 @@
-"""The interop check without a GPU: a child that is ready and then never shows its frames is stuck,
-and killed within SHOW_WAIT_S; a child that shows them, fails, or is never ready leaves interop to
-the app; the display goes on by host copy on a stuck verdict and registers otherwise. Children stand in
-as short Python scripts; the real child runs too (on a machine without CUDA it fails: not stuck)."""
+"""The interop check without a GPU. A child still running when it should be done is stuck and
+killed: ready and not done within SHOW_WAIT_S, or not ready within START_WAIT_S. A child that is
+done, or fails, or prints what cannot be decoded, is not stuck. The display waits a little for the
+verdict, goes by host copy while it is out, and by host copy with a notice on "stuck". run_gui
+stops the child however it ends, and the child ends with the app. Children stand in as short
+Python scripts; the real child runs too where there is no NVIDIA driver (it fails: not stuck)."""
 
+import os
+import subprocess
 import sys
 import time
-import types
+from pathlib import Path
 
 import pytest
 
 import app.display as display_module
 import app.interop_check as interop_check
+import app.launch as launch
 from app.display import FrameDisplay
-from app.interop_check import InteropCheck
+from app.interop_check import PARENT_ENV, InteropCheck, child_command, nvidia_driver_present, start_interop_check
+from app.launch import GuiOptions, run_gui
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def child(script: str) -> list[str]:
@@ -28,12 +36,19 @@ def short_waits(monkeypatch):
     monkeypatch.setattr(interop_check, "START_WAIT_S", 30.0)
 
 
-def test_a_child_stuck_after_it_is_ready_is_stuck_and_killed_within_the_wait(short_waits):
+def test_a_child_stuck_after_it_is_ready_is_stuck_killed_and_its_pipe_closed(short_waits):
     started = time.monotonic()
     check = InteropCheck(READY_THEN_HANGS)
-    verdict = check.stuck()
-    assert verdict.startswith("frames did not get through CUDA-GL interop within 0.5 s")
-    assert time.monotonic() - started < 15 and check._child.poll() is not None
+    assert check.decided(15) and time.monotonic() - started < 15
+    assert check.stuck_reason.startswith("a helper process's CUDA-to-OpenGL hand-over did not finish within 0.5 s")
+    assert check._child.poll() is not None and check._child.stdout.closed
+
+
+def test_a_child_that_never_gets_ready_is_stuck_too(monkeypatch):
+    monkeypatch.setattr(interop_check, "START_WAIT_S", 0.5)
+    check = InteropCheck(child("import time; time.sleep(120)"))
+    assert check.decided(15) and "did not start within 0.5 s" in check.stuck_reason
+    assert check._child.poll() is not None
 
 
 @pytest.mark.parametrize(
@@ -41,62 +56,159 @@ def test_a_child_stuck_after_it_is_ready_is_stuck_and_killed_within_the_wait(sho
     [
         "print('ready', flush=True); print('shown', flush=True)",
         "import sys; sys.exit('interop check: no EGL')",
-        "print('ready', flush=True); import sys; sys.exit('cudaGraphicsMapResources failed')",
+        "print('ready', flush=True); import sys; sys.exit('interop check: the map failed')",
+        "import sys; sys.stdout.buffer.write(bytes([255, 254, 10])); print('ready'); print('shown')",
     ],
-    ids=["shows its frames", "fails before it is ready", "fails showing its frames"],
+    ids=["done", "fails before it is ready", "fails after", "undecodable output"],
 )
-def test_a_child_that_shows_its_frames_or_fails_is_not_stuck(short_waits, script):
-    assert InteropCheck(child(script)).stuck() is None
+def test_a_child_that_is_done_or_fails_is_not_stuck(short_waits, script):
+    check = InteropCheck(child(script))
+    assert check.decided(15) and check.stuck_reason is None
 
 
-def test_a_child_that_is_never_ready_is_not_stuck_and_is_stopped(monkeypatch):
-    monkeypatch.setattr(interop_check, "START_WAIT_S", 0.5)
-    check = InteropCheck(child("import time; time.sleep(120)"))
-    assert check.stuck() is None and check._child.poll() is not None
-
-
-def test_the_real_child_says_nothing_stuck_here():
-    # Without a CUDA GPU it fails; with one where interop works it shows its frames: neither is stuck.
-    assert InteropCheck().stuck() is None
-
-
-def test_close_stops_a_running_child(short_waits):
+def test_the_verdict_is_out_while_the_child_runs(short_waits):
     check = InteropCheck(READY_THEN_HANGS)
+    assert not check.decided(0)
     check.close()
     assert check._child.poll() is not None
 
 
-class Verdict:
-    def __init__(self, verdict):
-        self.verdict, self.asked = verdict, 0
+@pytest.mark.skipif(nvidia_driver_present(), reason="with an NVIDIA driver the real child may well succeed")
+def test_the_real_child_fails_in_one_line_without_a_driver():
+    result = subprocess.run(child_command(), capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("interop check: ") and len(result.stderr.strip().splitlines()) == 1
+    assert InteropCheck().decided(120)
 
-    def stuck(self):
-        self.asked += 1
-        return self.verdict
+
+def test_no_check_without_a_driver_or_where_the_child_cannot_start(monkeypatch):
+    monkeypatch.setattr(interop_check, "nvidia_driver_present", lambda: False)
+    assert start_interop_check() is None
+    monkeypatch.setattr(interop_check, "nvidia_driver_present", lambda: True)
+    monkeypatch.setattr(interop_check, "child_command", lambda: ["/nonexistent/python"])
+    assert start_interop_check() is None
+
+
+CHILD_THAT_WAITS = """
+import time
+from app.interop_child import _end_with_parent
+_end_with_parent()
+print("armed", flush=True)
+time.sleep(60)
+"""
+PARENT_THAT_DIES = f"""
+import os, subprocess, sys
+env = {{**os.environ, {PARENT_ENV!r}: str(os.getpid())}}
+child = subprocess.Popen([sys.executable, "-c", {CHILD_THAT_WAITS!r}], stdout=subprocess.PIPE, env=env, text=True)
+print(child.pid, child.stdout.readline().strip(), flush=True)
+os._exit(0)
+"""
+
+
+def gone(pid: int) -> bool:
+    try:
+        return "Z" in Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_the_child_ends_with_the_app_that_started_it():
+    result = subprocess.run(child(PARENT_THAT_DIES), capture_output=True, text=True, cwd=ROOT, timeout=60)
+    pid, armed = result.stdout.split()
+    assert armed == "armed"
+    deadline = time.monotonic() + 10
+    while not gone(int(pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(int(pid))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_a_child_whose_app_has_already_gone_ends_at_once():
+    env = {**os.environ, PARENT_ENV: "1"}  # not this process's parent: as if the app had ended
+    script = "from app.interop_child import _end_with_parent; _end_with_parent(); print('alive')"
+    result = subprocess.run(child(script), capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert result.returncode == 1 and "alive" not in result.stdout
+
+
+class Verdict:
+    """A stand-in check: decided after ``pending`` asks, with ``stuck_reason``."""
+
+    def __init__(self, stuck_reason, pending=0):
+        self.stuck_reason, self.pending, self.waits = stuck_reason, pending, []
+
+    def decided(self, wait_s):
+        self.waits.append(wait_s)
+        return len(self.waits) > self.pending
 
 
 def display_with(check, monkeypatch) -> tuple[FrameDisplay, list]:
     registered = []
     monkeypatch.setattr(display_module, "_InteropBuffer", lambda pbo, pixels: registered.append(pbo) or "buffer")
-    display = object.__new__(FrameDisplay)  # no GL context: only the choice of path is under test
+    display = FrameDisplay.__new__(FrameDisplay)  # no GL context: only the choice of path is under test
     display._pbo, display._size, display._interop, display._interop_failed = 7, (2, 2), None, False
-    display._interop_check, display.notice = check, None
+    display._interop_check, display._check_wait_s, display.notice = check, display_module.CHECK_FIRST_WAIT_S, None
     return display, registered
 
 
 def test_a_stuck_verdict_sends_the_display_to_the_host_copy_with_a_notice(monkeypatch):
-    check = Verdict("frames did not get through CUDA-GL interop within 5 s in a test process")
+    check = Verdict("a helper process's CUDA-to-OpenGL hand-over did not finish within 5 s")
     display, registered = display_with(check, monkeypatch)
     assert display._try_interop() is None and display._try_interop() is None
-    assert registered == [] and check.asked == 1
-    assert display.notice == "CUDA-GL interop unavailable, showing frames through a host copy: " + check.verdict
+    assert registered == [] and len(check.waits) == 1
+    assert display.notice == "CUDA-GL interop unavailable, showing frames through a host copy: " + check.stuck_reason
 
 
-@pytest.mark.parametrize("check", [Verdict(None), None], ids=["not stuck", "no check"])
-def test_without_a_stuck_verdict_the_display_registers(monkeypatch, check):
+def test_frames_go_by_host_copy_while_the_verdict_is_out_then_through_interop(monkeypatch):
+    check = Verdict(None, pending=2)
     display, registered = display_with(check, monkeypatch)
+    assert display._try_interop() is None and display._try_interop() is None  # out: host copy, no notice
     assert display._try_interop() == "buffer" and registered == [7] and display.notice is None
+    assert check.waits == [display_module.CHECK_FIRST_WAIT_S, 0.0, 0.0]  # only the first ask waits
 
 
-def test_the_child_command_runs_the_module():
-    assert types.SimpleNamespace(command=interop_check.check_command()).command[1:] == ["-m", "app.interop_check"]
+def test_without_a_check_the_display_registers_at_once(monkeypatch):
+    display, registered = display_with(None, monkeypatch)
+    assert display._try_interop() == "buffer" and registered == [7]
+
+
+class StandInCheck:
+    def __init__(self):
+        self.closed = 0
+
+    def close(self):
+        self.closed += 1
+
+
+@pytest.fixture
+def gui_with_a_stand_in_check(monkeypatch):
+    check = StandInCheck()
+    monkeypatch.setattr(launch, "start_interop_check", lambda: check)
+    monkeypatch.setattr(launch, "CudaStart", lambda: type("Started", (), {"join": lambda self: None})())
+    return check
+
+
+def test_run_gui_stops_the_check_when_opening_fails(monkeypatch, gui_with_a_stand_in_check):
+    def fails(*arguments):
+        raise RuntimeError("the window could not open")
+
+    monkeypatch.setattr(launch, "_open_and_run", fails)
+    with pytest.raises(RuntimeError):
+        run_gui(GuiOptions(headless=True, fresh=True, backend="cuda"))
+    assert gui_with_a_stand_in_check.closed == 1
+
+
+def test_run_gui_stops_the_check_before_it_ends_without_teardown(monkeypatch, gui_with_a_stand_in_check):
+    ended = []
+    monkeypatch.setattr(launch, "_open_and_run", lambda *arguments: (0, True))
+    monkeypatch.setattr(launch, "_end_without_teardown", lambda code: ended.append(gui_with_a_stand_in_check.closed))
+    assert run_gui(GuiOptions(headless=True, fresh=True, backend="cuda")) == 0
+    assert ended == [1]
+
+
+def test_no_check_where_frames_are_forced_through_the_host(monkeypatch, gui_with_a_stand_in_check):
+    asked = []
+    monkeypatch.setattr(launch, "start_interop_check", lambda: asked.append(1))
+    monkeypatch.setattr(launch, "_open_and_run", lambda *arguments: (0, False))
+    assert run_gui(GuiOptions(headless=True, fresh=True, backend="cuda", force_host_copy=True)) == 0
+    assert asked == []
