@@ -20,6 +20,7 @@ def test_the_faulting_tests_come_last_and_those_that_write_out_of_bounds_after_t
     out_of_bounds = collected("-m", "faults_gpu and out_of_bounds_fault")
     assert len(faulting) >= 3 and len(out_of_bounds) >= 2
     assert faulting[-len(out_of_bounds) :] == out_of_bounds
+    assert collected("-m", "out_of_bounds_fault") == out_of_bounds  # each is a faults_gpu test too
     assert out_of_bounds[0].endswith("test_gpu_app.py::test_a_kernel_file_edited_while_the_app_runs")
     assert out_of_bounds[-1].endswith("test_a_kernel_that_writes_far_out_of_bounds_ends_render_with_one_line")
     everything = collected()
