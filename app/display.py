@@ -24,9 +24,10 @@ class InteropUnavailable(RuntimeError):
     """CUDA cannot share this OpenGL buffer; the message says why."""
 
 
-# The interop check's child is usually done before the first frame; a slow one does not hold the
-# window longer than this, frames go by host copy until it is.
-CHECK_FIRST_WAIT_S = 3.0
+# The interop check's child is usually done before the first frame, or stuck by 2 s after it is
+# ready (about when the first frame comes); a slower one does not hold the window longer than this:
+# frames go by host copy until it is done.
+CHECK_FIRST_WAIT_S = 5.0
 
 
 def _compile_program() -> int:

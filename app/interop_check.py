@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import queue
+import site
 import subprocess
 import sys
 import threading
@@ -26,9 +27,10 @@ import time
 from pathlib import Path
 
 READY, SHOWN = "ready", "shown"
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])  # the folder holding the app package
 PARENT_ENV = "RASTERLAB_INTEROP_CHECK_PARENT"  # the app's pid: the child ends if the app has gone
 START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, the registration)
-SHOW_WAIT_S = 5.0  # for its hand-overs, which take milliseconds where interop works
+SHOW_WAIT_S = 2.0  # for its hand-overs, which take milliseconds where interop works
 STUCK_NOTE = (
     "a helper process's CUDA-to-OpenGL hand-over {what} (seen on some GPU drivers after an "
     "out-of-bounds kernel fault in another process)"
@@ -57,17 +59,26 @@ def start_interop_check() -> InteropCheck | None:
         return None
 
 
+def _child_pythonpath() -> str:
+    """PYTHONPATH for the child: the folder holding the ``app`` package first, where Python would not
+    find it by itself (a checkout run as ``python main.py``), never a site folder (which would then
+    come before the standard library); the parent's own entries made absolute (the child runs in
+    another folder)."""
+    sites = {*site.getsitepackages(), site.getusersitepackages()}
+    paths = [os.path.abspath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    return os.pathsep.join(paths if PACKAGE_ROOT in sites else [PACKAGE_ROOT, *paths])
+
+
 class InteropCheck:
     """Starts the child at once; ``decided(wait_s)`` says whether its verdict is in, ``stuck_reason``
-    is that verdict (None: nothing found)."""
+    is that verdict (None: nothing found). Make it on a thread that outlives the check (run_gui's
+    own): the child's parent-death signal comes when the thread that started it ends."""
 
     def __init__(self, command: list[str] | None = None) -> None:
-        root = str(Path(__file__).resolve().parents[1])
-        paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), PARENT_ENV: str(os.getpid())}
+        env = {**os.environ, "PYTHONPATH": _child_pythonpath(), PARENT_ENV: str(os.getpid())}
         self._child = subprocess.Popen(
             command or child_command(),
-            cwd=root,
+            cwd=PACKAGE_ROOT,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -87,6 +98,8 @@ class InteropCheck:
                 for line in self._child.stdout:
                     lines.put(line.strip())
             finally:
+                # Closed here, not by close(): a read holds the stream's lock until the pipe ends.
+                self._child.stdout.close()
                 lines.put(None)  # the child ended, or its output cannot be read: not stuck
 
         threading.Thread(target=read, name="rasterlab-interop-check-reader", daemon=True).start()
@@ -119,4 +132,3 @@ class InteropCheck:
             self._child.wait(timeout=1)
         except subprocess.TimeoutExpired:  # not reaped yet (still in the driver); Popen reaps it later
             pass
-        self._child.stdout.close()

@@ -41,6 +41,7 @@ def _end_with_parent() -> None:
     except (OSError, AttributeError):  # not Linux: the app's close() is the only stop
         return
     if parent is not None and os.getppid() != int(parent):  # the app ended before the prctl
+        print("interop check: the app that started it has ended", file=sys.stderr, flush=True)
         os._exit(1)
 
 

@@ -122,8 +122,9 @@ def run_gui(options: GuiOptions) -> int:
     _apply(settings, options)
     cuda = CudaStart() if options.backend != "cpu" else None
     # Asked of a child from the start, beside CUDA's own: on some drivers interop can hang for good,
-    # and the child takes about as long as the app takes to reach its first frame.
-    interop_check = start_interop_check() if cuda is not None and not settings.force_host_copy else None
+    # and the child takes about as long as the app takes to reach its first frame. Started even where
+    # frames are forced through the host: the panel can turn that off.
+    interop_check = start_interop_check() if cuda is not None else None
     try:
         code, abandoned = _open_and_run(options, settings, cuda, interop_check)
     finally:

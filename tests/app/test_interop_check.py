@@ -36,12 +36,37 @@ def short_waits(monkeypatch):
     monkeypatch.setattr(interop_check, "START_WAIT_S", 30.0)
 
 
+def eventually(condition, seconds=10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
 def test_a_child_stuck_after_it_is_ready_is_stuck_killed_and_its_pipe_closed(short_waits):
     started = time.monotonic()
     check = InteropCheck(READY_THEN_HANGS)
     assert check.decided(15) and time.monotonic() - started < 15
     assert check.stuck_reason.startswith("a helper process's CUDA-to-OpenGL hand-over did not finish within 0.5 s")
-    assert check._child.poll() is not None and check._child.stdout.closed
+    assert check._child.poll() is not None and eventually(lambda: check._child.stdout.closed)
+
+
+def test_a_killed_child_whose_pipe_stays_open_still_gives_a_verdict_and_close_returns(short_waits, tmp_path):
+    # A process the child started keeps the pipe's write end open after the child is killed.
+    holder_pid = tmp_path / "holder.pid"
+    script = (
+        "import subprocess, sys, time; "
+        "h = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)']); "
+        f"open({str(holder_pid)!r}, 'w').write(str(h.pid)); print('ready', flush=True); time.sleep(120)"
+    )
+    check = InteropCheck(child(script))
+    try:
+        assert check.decided(15) and check.stuck_reason is not None
+        started = time.monotonic()
+        check.close()
+        assert time.monotonic() - started < 3
+    finally:
+        os.kill(int(holder_pid.read_text()), 9)
 
 
 def test_a_child_that_never_gets_ready_is_stuck_too(monkeypatch):
@@ -59,11 +84,18 @@ def test_a_child_that_never_gets_ready_is_stuck_too(monkeypatch):
         "print('ready', flush=True); import sys; sys.exit('interop check: the map failed')",
         "import sys; sys.stdout.buffer.write(bytes([255, 254, 10])); print('ready'); print('shown')",
     ],
-    ids=["done", "fails before it is ready", "fails after", "undecodable output"],
+    ids=["done", "fails before it is ready", "fails after", "done after undecodable output"],
 )
 def test_a_child_that_is_done_or_fails_is_not_stuck(short_waits, script):
     check = InteropCheck(child(script))
     assert check.decided(15) and check.stuck_reason is None
+
+
+def test_undecodable_output_before_ready_does_not_hide_a_stuck_child(short_waits):
+    garbage = "sys.stdout.buffer.write(bytes([255, 254, 10])); sys.stdout.flush()"
+    script = f"import sys, time; {garbage}; print('ready', flush=True); time.sleep(120)"
+    check = InteropCheck(child(script))
+    assert check.decided(15) and "did not finish within 0.5 s" in check.stuck_reason
 
 
 def test_the_verdict_is_out_while_the_child_runs(short_waits):
@@ -125,10 +157,11 @@ def test_the_child_ends_with_the_app_that_started_it():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
 def test_a_child_whose_app_has_already_gone_ends_at_once():
-    env = {**os.environ, PARENT_ENV: "1"}  # not this process's parent: as if the app had ended
+    env = {**os.environ, PARENT_ENV: "-1"}  # no process's pid: as if the app had ended
     script = "from app.interop_child import _end_with_parent; _end_with_parent(); print('alive')"
     result = subprocess.run(child(script), capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert result.returncode == 1 and "alive" not in result.stdout
+    assert result.stderr == "interop check: the app that started it has ended\n"
 
 
 class Verdict:
@@ -182,6 +215,7 @@ class StandInCheck:
 
 @pytest.fixture
 def gui_with_a_stand_in_check(monkeypatch):
+    monkeypatch.setenv("PYOPENGL_PLATFORM", "egl")  # run_gui sets it for a headless run: restored after
     check = StandInCheck()
     monkeypatch.setattr(launch, "start_interop_check", lambda: check)
     monkeypatch.setattr(launch, "CudaStart", lambda: type("Started", (), {"join": lambda self: None})())
@@ -206,9 +240,25 @@ def test_run_gui_stops_the_check_before_it_ends_without_teardown(monkeypatch, gu
     assert ended == [1]
 
 
-def test_no_check_where_frames_are_forced_through_the_host(monkeypatch, gui_with_a_stand_in_check):
+def test_the_check_runs_where_frames_are_forced_through_the_host(monkeypatch, gui_with_a_stand_in_check):
+    # the panel can turn the host copy off, and interop is then registered
+    monkeypatch.setattr(launch, "_open_and_run", lambda *arguments: (0, False))
+    assert run_gui(GuiOptions(headless=True, fresh=True, backend="cuda", force_host_copy=True)) == 0
+    assert gui_with_a_stand_in_check.closed == 1
+
+
+def test_no_check_on_the_cpu_backend(monkeypatch, gui_with_a_stand_in_check):
     asked = []
     monkeypatch.setattr(launch, "start_interop_check", lambda: asked.append(1))
     monkeypatch.setattr(launch, "_open_and_run", lambda *arguments: (0, False))
-    assert run_gui(GuiOptions(headless=True, fresh=True, backend="cuda", force_host_copy=True)) == 0
+    assert run_gui(GuiOptions(headless=True, fresh=True, backend="cpu")) == 0
     assert asked == []
+
+
+def test_the_child_finds_the_package_without_a_site_folder_before_the_standard_library(monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["relative/folder", "/absolute"]))
+    own = [os.path.abspath("relative/folder"), "/absolute"]
+    monkeypatch.setattr(interop_check.site, "getsitepackages", lambda: ["/elsewhere/site-packages"])
+    assert interop_check._child_pythonpath().split(os.pathsep) == [interop_check.PACKAGE_ROOT, *own]  # a checkout
+    monkeypatch.setattr(interop_check.site, "getsitepackages", lambda: [interop_check.PACKAGE_ROOT])
+    assert interop_check._child_pythonpath().split(os.pathsep) == own  # installed: Python finds it itself
