@@ -6,8 +6,8 @@ processes that showed frames through interop were seen to wait for ever, for as 
 (7 minutes), while CUDA alone and OpenGL alone (the host copy) went on working: on one machine in
 their first map, on another in the CUDA calls of the frame after the first one shown. A call stuck
 in the driver cannot be stopped, and the map needs the GL context current on its thread, so the app
-cannot try it aside; a child process can be killed. The child's hand-over catches a stuck map; on
-the second machine it did not catch the stall (docs/reliability.md).
+cannot try it aside; a child process can be killed. The child's hand-over catches a stuck map; it
+did not catch the stall in the next frame's calls (docs/reliability.md).
 
 The verdict is "stuck" for a child that is still running when it should be done: not ready within
 START_WAIT_S, or ready and not done within SHOW_WAIT_S. A child that fails for any other reason (no
