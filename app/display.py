@@ -50,8 +50,9 @@ def _compile_program() -> int:
     return program
 
 
-def _check_cuda(result, what: str):
-    """Unpack a cuda.bindings call's (error, *values), raising InteropUnavailable on an error."""
+def check_cuda(result, what: str):
+    """Unpack a cuda.bindings call's (error, *values), raising InteropUnavailable on an error
+    (``what`` names the call)."""
     error, *values = result if isinstance(result, tuple) else (result,)
     if int(error) != 0:
         raise InteropUnavailable(f"{what} failed: {getattr(error, 'name', error)} ({int(error)})")
@@ -76,7 +77,7 @@ class _InteropBuffer:
 
         self._runtime = runtime
         flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
-        self.resource = _check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
+        self.resource = check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
         _InteropBuffer.registered += 1
         self.pixels = pixels
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
@@ -87,9 +88,9 @@ class _InteropBuffer:
 
         runtime = self._runtime
         stream = cupy.cuda.get_current_stream().ptr
-        _check_cuda(runtime.cudaGraphicsMapResources(1, self.resource, stream), "cudaGraphicsMapResources")
+        check_cuda(runtime.cudaGraphicsMapResources(1, self.resource, stream), "cudaGraphicsMapResources")
         try:
-            pointer, size = _check_cuda(
+            pointer, size = check_cuda(
                 runtime.cudaGraphicsResourceGetMappedPointer(self.resource), "cudaGraphicsResourceGetMappedPointer"
             )
             memory = cupy.cuda.UnownedMemory(int(pointer), int(size), self)
@@ -101,7 +102,7 @@ class _InteropBuffer:
                 blocks = ((self.pixels + threads - 1) // threads,)
                 self._convert(blocks, (threads,), (image, target, np.int32(self.pixels)))
         finally:
-            _check_cuda(runtime.cudaGraphicsUnmapResources(1, self.resource, stream), "cudaGraphicsUnmapResources")
+            check_cuda(runtime.cudaGraphicsUnmapResources(1, self.resource, stream), "cudaGraphicsUnmapResources")
 
     def release(self) -> None:
         """Unregister; a failing unregister (the GPU is gone) is ignored, there is nothing to keep."""

@@ -49,9 +49,12 @@ def _refuse_an_exclusive_gpu() -> None:
     """In an exclusive compute mode a second context could take the GPU from the app: no check."""
     from cuda.bindings import driver
 
-    _cuda(driver, "cuInit", 0)
-    device = _cuda(driver, "cuDeviceGet", 0)
-    mode = _cuda(driver, "cuDeviceGetAttribute", driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, device)
+    from app.display import check_cuda
+
+    check_cuda(driver.cuInit(0), "cuInit")
+    device = check_cuda(driver.cuDeviceGet(0), "cuDeviceGet")
+    attribute = driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_MODE
+    mode = check_cuda(driver.cuDeviceGetAttribute(attribute, device), "cuDeviceGetAttribute")
     if int(mode) != int(driver.CUcomputemode.CU_COMPUTEMODE_DEFAULT):
         raise RuntimeError(f"the GPU's compute mode is {int(mode)}, not shared: not checked")
 
@@ -60,6 +63,7 @@ def _round_trip() -> None:
     from cuda.bindings import runtime
     from OpenGL import GL
 
+    from app.display import check_cuda
     from app.surfaces import EglSurface
 
     EglSurface(SIDE, SIDE)
@@ -68,7 +72,7 @@ def _round_trip() -> None:
     GL.glBufferData(GL.GL_PIXEL_UNPACK_BUFFER, SIDE * SIDE * 4, None, GL.GL_STREAM_DRAW)
     GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
     flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
-    resource = _cuda(runtime, "cudaGraphicsGLRegisterBuffer", int(buffer), flags)
+    resource = check_cuda(runtime.cudaGraphicsGLRegisterBuffer(int(buffer), flags), "cudaGraphicsGLRegisterBuffer")
     texture = GL.glGenTextures(1)
     GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
     GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, SIDE, SIDE, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
@@ -76,25 +80,17 @@ def _round_trip() -> None:
     # The app's hand-over, twice: CUDA writes the buffer, OpenGL copies it into a texture, CUDA maps
     # it again; each turn waits for the stream and for OpenGL.
     for _ in range(2):
-        _cuda(runtime, "cudaGraphicsMapResources", 1, resource, 0)
-        pointer, size = _cuda(runtime, "cudaGraphicsResourceGetMappedPointer", resource)
-        _cuda(runtime, "cudaMemsetAsync", pointer, 77, size, 0)
-        _cuda(runtime, "cudaGraphicsUnmapResources", 1, resource, 0)
-        _cuda(runtime, "cudaStreamSynchronize", 0)
+        check_cuda(runtime.cudaGraphicsMapResources(1, resource, 0), "cudaGraphicsMapResources")
+        mapped = runtime.cudaGraphicsResourceGetMappedPointer(resource)
+        pointer, size = check_cuda(mapped, "cudaGraphicsResourceGetMappedPointer")
+        check_cuda(runtime.cudaMemsetAsync(pointer, 77, size, 0), "cudaMemsetAsync")
+        check_cuda(runtime.cudaGraphicsUnmapResources(1, resource, 0), "cudaGraphicsUnmapResources")
+        check_cuda(runtime.cudaStreamSynchronize(0), "cudaStreamSynchronize")
         GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, buffer)
         GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, SIDE, SIDE, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, ctypes.c_void_p(0))
         GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
         GL.glFinish()
     print(SHOWN, flush=True)
-
-
-def _cuda(api, name: str, *arguments):
-    """api.name(*arguments)'s values (cuda.bindings' driver or runtime); an error raises
-    RuntimeError naming the call."""
-    error, *values = getattr(api, name)(*arguments)
-    if int(error):
-        raise RuntimeError(f"{name} failed: {error}")
-    return values[0] if len(values) == 1 else values
 
 
 if __name__ == "__main__":

@@ -13,13 +13,13 @@
 // lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
 // memory), blockIdx.y naming the group: each group's blocks read every circle of their chunks again
 // and keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
-// chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a block, a 1024-circle chunk marks bit
-// (circle % 32) of word (circle / 32 % 32) of each bin it touches in shared memory, so every
-// bin's bits read in word order are its circles in index order: the lists come out sorted by
-// circle, as blending needs. An entry carries the circle's x, y and r beside its index, so
-// staging reads each candidate with one coalesced load instead of an index and dependent gathers;
-// with -DENTRY_INDEX=1 (scenes of millions of circles) an entry is the index alone, a quarter of
-// the memory, and staging gathers x, y and r from the scene's arrays.
+// chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a
+// block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32) of each bin it
+// touches in shared memory, so every bin's bits read in word order are its circles in index order:
+// the lists come out sorted by circle, as blending needs. An entry carries the circle's x, y and r
+// beside its index, so staging reads each candidate with one coalesced load instead of an index
+// and dependent gathers; with -DENTRY_INDEX=1 (scenes of millions of circles) an entry is the
+// index alone, a quarter of the memory, and staging gathers x, y and r from the scene's arrays.
 //
 // Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
 // premultiplied color passes render.circles.tile_warp.fused_blend_is_exact), -DENTRY_INDEX=0|1; for

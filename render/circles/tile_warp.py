@@ -46,7 +46,7 @@ class TileWarp(Strategy):
         chunks = -(-scene.count // CHUNK)
         chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
         self.bin_blocks = max(1, -(-chunks // chunks_per_block))
-        processors = cupy.cuda.Device().attributes["MultiProcessorCount"]
+        processors = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["multiProcessorCount"]
         self.bin_group = bin_group(self.bins_x, bins_y, self.bin_blocks, processors)
         self.bin_groups = -(-self.bins // self.bin_group)  # a binning block holds one group's bins
         self.counts = cupy.empty(self.bins * self.bin_blocks, cupy.int32)
