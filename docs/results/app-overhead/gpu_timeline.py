@@ -1,13 +1,14 @@
 """The app's pass on the GPU's own clock: the offscreen app (EGL, interop) on rand100k at 1024 under
 auto, 1280x800, with CUDA stamps (a one-thread kernel reading %globaltimer, ns) around the render and
 the interop copy, and OpenGL timestamp queries (GL_TIMESTAMP, ns) around the copy into the texture,
-the clear and frame's quad, ImGui's draw and the swap. Each pass's stamps are read three passes
-later, so reading them does not stall the loop. Prints the medians of 600 passes after 100, in ms:
+the clear and frame's quad, ImGui's draw and the swap. Every pass has its own stamps and queries,
+read after the last pass, so reading them does not stall the loop. Prints the medians of 600 passes after 100, in ms:
 each part's length on its own API's clock, and the gaps between the APIs (meaningful only if both
 clocks are the same timer; the first line says whether they look so).
 Run from the repository root: python3 docs/results/app-overhead/gpu_timeline.py
 """
 
+import ctypes
 import json
 import os
 import statistics
@@ -23,10 +24,11 @@ import numpy as np  # noqa: E402
 from imgui_bundle import imgui  # noqa: E402
 from offscreen_app import offscreen_app  # noqa: E402
 from OpenGL import GL  # noqa: E402
+from OpenGL.raw.GL.VERSION import GL_3_3  # noqa: E402
 
 import app.display as display_module  # noqa: E402
 
-WARM, PASSES, RING = 100, 600, 4
+WARM, PASSES = 100, 600
 CUDA_MARKS = ("render start", "render end", "copy end")
 GL_MARKS = ("texture start", "texture end", "quad end", "imgui end", "swap end")
 
@@ -42,9 +44,9 @@ STAMP = cupy.RawKernel(
 
 def gl_time(query) -> int:
     """A timestamp query's result in ns (waits for it: read passes later, it is long done)."""
-    value = np.zeros(1, np.uint64)
-    GL.glGetQueryObjectui64v(int(query), GL.GL_QUERY_RESULT, value)
-    return int(value[0])
+    value = ctypes.c_uint64()
+    GL_3_3.glGetQueryObjectui64v(int(query), GL.GL_QUERY_RESULT, ctypes.byref(value))
+    return value.value
 
 
 def main() -> None:
@@ -52,8 +54,9 @@ def main() -> None:
     app.surface.set_size(1280, 800)
     for _ in range(30):
         app.frame()
-    cuda_stamps = cupy.zeros((RING, len(CUDA_MARKS)), cupy.uint64)
-    queries = np.array(GL.glGenQueries(RING * len(GL_MARKS)), np.uint32).reshape(RING, len(GL_MARKS))
+    total = WARM + PASSES
+    cuda_stamps = cupy.zeros((total, len(CUDA_MARKS)), cupy.uint64)
+    queries = np.array(GL.glGenQueries(total * len(GL_MARKS)), np.uint32).reshape(total, len(GL_MARKS))
     slot = [0]
 
     def cuda_mark(name: str) -> None:
@@ -84,16 +87,14 @@ def main() -> None:
     )
     app.surface.swap = wrapped(app.surface.swap, None, "swap end", gl_mark)
 
-    rows = []
-    for index in range(WARM + PASSES + RING):
-        slot[0] = index % RING
+    for index in range(total):
+        slot[0] = index
         app.frame()
-        done = index - (RING - 1)
-        if done < WARM or done >= WARM + PASSES:
-            continue
-        old = done % RING
-        cuda = {name: int(value) for name, value in zip(CUDA_MARKS, cuda_stamps[old].get(), strict=True)}
-        gl = {name: gl_time(queries[old, k]) for k, name in enumerate(GL_MARKS)}
+    stamps = cuda_stamps.get()
+    rows = []
+    for index in range(WARM, total):
+        cuda = {name: int(value) for name, value in zip(CUDA_MARKS, stamps[index], strict=True)}
+        gl = {name: gl_time(queries[index, k]) for k, name in enumerate(GL_MARKS)}
         rows.append((cuda, gl))
 
     def ms(pairs):
