@@ -6,8 +6,8 @@ processes that showed frames through interop were seen to wait for ever, for as 
 (7 minutes), while CUDA alone and OpenGL alone (the host copy) went on working: on one machine in
 their first map, on another in the CUDA calls of the frame after the first one shown. A call stuck
 in the driver cannot be stopped, and the map needs the GL context current on its thread, so the app
-cannot try it aside; a child process can be killed. The child's hand-over catches a stuck map; it
-did not catch the stall in the next frame's calls (docs/reliability.md).
+cannot try it aside; a child process can be killed. The child shows three small frames through the
+app's own display code, which meets both stalls (docs/reliability.md).
 
 The verdict is "stuck" for a child that is still running when it should be done: not ready within
 START_WAIT_S, or ready and not done within SHOW_WAIT_S. A child that fails for any other reason (no
@@ -30,7 +30,7 @@ READY, SHOWN = "ready", "shown"
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])  # the folder holding the app package
 PARENT_ENV = "RASTERLAB_INTEROP_CHECK_PARENT"  # the app's pid: the child ends if the app has gone
 START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, the registration)
-SHOW_WAIT_S = 2.0  # for its hand-overs, which take milliseconds where interop works
+SHOW_WAIT_S = 2.0  # for its three frames, which take milliseconds where interop works
 STUCK_NOTE = (
     "a helper process's CUDA-to-OpenGL hand-over {what} (seen on some GPU drivers after an "
     "out-of-bounds kernel fault in another process)"

@@ -1,5 +1,5 @@
-"""The interop check's child (``app/interop_check.py``): registers a small OpenGL buffer with CUDA,
-prints ``ready``, hands it from CUDA to OpenGL and back twice, prints ``shown``. Any failure is one
+"""The interop check's child (``app/interop_check.py``): starts the app's display offscreen, prints
+``ready``, shows three small frames through interop as the app does, prints ``shown``. Any failure is one
 line on stderr and exit status 1; a hang is the parent's to see. Ends with the app that started it.
 
 Run as ``python -P -m app.interop_child`` (the app does); alone it prints the same lines.
@@ -24,7 +24,7 @@ def main() -> None:
     os.environ["PYOPENGL_PLATFORM"] = "egl"  # before OpenGL's first import: no display needed
     try:
         _refuse_an_exclusive_gpu()
-        _round_trip()
+        _show_frames()
     except Exception as error:  # any failure but a hang leaves the choice to the app
         sys.exit(f"interop check: {error}")
     # Leave without the GL driver's teardown: there is nothing to keep, and nothing to wait for.
@@ -59,37 +59,33 @@ def _refuse_an_exclusive_gpu() -> None:
         raise RuntimeError(f"the GPU's compute mode is {int(mode)}, not shared: not checked")
 
 
-def _round_trip() -> None:
-    from cuda.bindings import runtime
+def _show_frames() -> None:
+    import cupy
     from OpenGL import GL
 
-    from app.display import check_cuda
+    from app.display import FrameDisplay
     from app.surfaces import EglSurface
+    from render.core.kernels import load_module
 
-    EglSurface(SIDE, SIDE)
-    buffer = GL.glGenBuffers(1)
-    GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, buffer)
-    GL.glBufferData(GL.GL_PIXEL_UNPACK_BUFFER, SIDE * SIDE * 4, None, GL.GL_STREAM_DRAW)
-    GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
-    flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
-    resource = check_cuda(runtime.cudaGraphicsGLRegisterBuffer(int(buffer), flags), "cudaGraphicsGLRegisterBuffer")
-    texture = GL.glGenTextures(1)
-    GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
-    GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, SIDE, SIDE, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
+    surface = EglSurface(SIDE, SIDE)
+    display = FrameDisplay()
+    image = cupy.zeros((SIDE, SIDE, 4), cupy.float32)
+    load_module("to_rgba8.cu")  # compiled, or read from the cache, before the wait starts
+    frame_done = cupy.cuda.Event()
     print(READY, flush=True)
-    # The app's hand-over, twice: CUDA writes the buffer, OpenGL copies it into a texture, CUDA maps
-    # it again; each turn waits for the stream and for OpenGL.
-    for _ in range(2):
-        check_cuda(runtime.cudaGraphicsMapResources(1, resource, 0), "cudaGraphicsMapResources")
-        mapped = runtime.cudaGraphicsResourceGetMappedPointer(resource)
-        pointer, size = check_cuda(mapped, "cudaGraphicsResourceGetMappedPointer")
-        check_cuda(runtime.cudaMemsetAsync(pointer, 77, size, 0), "cudaMemsetAsync")
-        check_cuda(runtime.cudaGraphicsUnmapResources(1, resource, 0), "cudaGraphicsUnmapResources")
-        check_cuda(runtime.cudaStreamSynchronize(0), "cudaStreamSynchronize")
-        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, buffer)
-        GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, SIDE, SIDE, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, ctypes.c_void_p(0))
-        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
-        GL.glFinish()
+    # The app's frames in small: CUDA work and an event on the app's stream, the frame through
+    # interop, OpenGL's draw and swap. One stuck driver blocked in the first map, another in the
+    # next frame's CUDA calls after an interop frame: three frames meet both.
+    for frame in range(3):
+        image.data.memset_async(frame, image.nbytes)
+        frame_done.record()
+        display.upload(device_image=image)
+        if display.path != "interop":
+            raise RuntimeError(display.notice or "the frame did not go through interop")
+        display.draw(0, 0, SIDE, SIDE)
+        surface.swap()
+        frame_done.synchronize()
+    GL.glFinish()
     print(SHOWN, flush=True)
 
 
