@@ -126,8 +126,13 @@ __device__ __forceinline__ float4 start_pixel(const float4* image, int x, int y,
     return clear ? background_pixel(y, height, snow, red, green, blue) : image[y * width + x];
 }
 
-__constant__ float kSnowRamp[6][3] = {
-    {1.f, 1.f, 1.f}, {1.f, 1.f, 1.f}, {.8f, .9f, 1.f}, {.8f, .9f, 1.f}, {.8f, .8f, 1.f}, {.8f, .8f, 1.f}};
+// Row `row` (0..5) of the snowflake color ramp, T0..T4 padded with T4 so that t == 1 (row 4, weight 0)
+// reads T4: render/circles/shading.py's SNOW_RAMP. Its rows come in equal pairs (T0 = T1, T2 = T3,
+// T4 and the padding), so two selects find a row. A table would be read at a different row by each
+// lane of a warp, and a warp's reads of constant memory at different addresses take turns.
+__device__ __forceinline__ float3 snow_ramp(int row) {
+    return row < 2 ? make_float3(1.f, 1.f, 1.f) : row < 4 ? make_float3(.8f, .9f, 1.f) : make_float3(.8f, .8f, 1.f);
+}
 
 // The snowflake's color and alpha at squared distance dist2 (<= r^2) from its center, with
 // max_alpha from snowflake_max_alpha.
@@ -138,9 +143,10 @@ __device__ __forceinline__ void snowflake_paint(float dist2, float r, float max_
     const int base = min(static_cast<int>(s), 4);
     const float w = s - static_cast<float>(base);
     const float w0 = 1.f - w;
-    red = w0 * kSnowRamp[base][0] + w * kSnowRamp[base + 1][0];
-    green = w0 * kSnowRamp[base][1] + w * kSnowRamp[base + 1][1];
-    blue = w0 * kSnowRamp[base][2] + w * kSnowRamp[base + 1][2];
+    const float3 below = snow_ramp(base), above = snow_ramp(base + 1);
+    red = w0 * below.x + w * above.x;
+    green = w0 * below.y + w * above.y;
+    blue = w0 * below.z + w * above.z;
     alpha = max_alpha * expf((-4.f * t) * t);
 }
 
