@@ -84,8 +84,10 @@ class _InteropTexture:
         _InteropTexture.registered += 1
         self.width, self.height = width, height
         # The 8-bit frame, made here and copied into the texture: a texture is an array, which a
-        # kernel cannot write as a plain pointer.
-        self._rgba8 = cupy.empty((height, width, 4), cupy.uint8)
+        # kernel cannot write as a plain pointer. Allocated outside CuPy's pool, so that a resize
+        # gives its memory back to the device rather than to the pool's cache.
+        memory = cupy.cuda.MemoryPointer(cupy.cuda.Memory(width * height * 4), 0)
+        self._rgba8 = cupy.ndarray((height, width, 4), cupy.uint8, memory)
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
 
     def write(self, image) -> None:
