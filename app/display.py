@@ -266,15 +266,21 @@ class FrameDisplay:
         width, height = self._size
         GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, width, height, layout, GL.GL_UNSIGNED_BYTE, pixels)
 
-    def draw(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
-        """Draw the frame as large as fits in the GL rectangle (x, y, width, height), centred, with
-        square pixels; returns the rectangle used."""
+    def placement(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
+        """Where ``draw`` puts the frame in the GL rectangle (x, y, width, height): as large as fits,
+        centred, with square pixels; (x, y, 0, 0) before the first frame."""
         frame_w, frame_h = self._size
         if not frame_w or width <= 0 or height <= 0:
             return (x, y, 0, 0)
         scale = min(width / frame_w, height / frame_h)
         shown_w, shown_h = max(1, int(frame_w * scale)), max(1, int(frame_h * scale))
-        left, bottom = x + (width - shown_w) // 2, y + (height - shown_h) // 2
+        return (x + (width - shown_w) // 2, y + (height - shown_h) // 2, shown_w, shown_h)
+
+    def draw(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
+        """Draw the frame, opaque, where ``placement`` puts it; returns that rectangle."""
+        left, bottom, shown_w, shown_h = self.placement(x, y, width, height)
+        if not shown_w:
+            return (left, bottom, 0, 0)
         GL.glViewport(left, bottom, shown_w, shown_h)
         GL.glUseProgram(self._program)
         GL.glActiveTexture(GL.GL_TEXTURE0)
