@@ -1,15 +1,14 @@
 """The rendered frame on screen: an RGBA8 texture filled through CUDA-GL interop or a host copy.
 
-Interop: the texture's pixel-unpack buffer (PBO) is registered with CUDA once per size; each frame
-it is mapped, ``shaders/to_rgba8.cu`` converts the float image straight into it, and
-``glTexSubImage2D`` copies it into the texture on the GPU. Host copy (no GPU, Mesa, a GL context on
+Interop: the texture itself is registered with CUDA once per size; each frame ``shaders/to_rgba8.cu``
+converts the float image into an 8-bit buffer of CUDA's, and the texture, mapped, takes a copy of it
+made by CUDA, so OpenGL's part of the frame is only to draw. Host copy (no GPU, Mesa, a GL context on
 another device, or forced from the panel): the float image comes to the host, is quantized with the
 same rule and uploaded. Needs a current OpenGL 3.3 context.
 """
 
 from __future__ import annotations
 
-import ctypes
 import time
 
 import numpy as np
@@ -59,8 +58,8 @@ def check_cuda(result, what: str):
     return values[0] if len(values) == 1 else values
 
 
-class _InteropBuffer:
-    """A PBO registered with CUDA; ``write(image)`` converts a cupy float image into it.
+class _InteropTexture:
+    """The display's RGBA8 texture registered with CUDA; ``write(image)`` puts a cupy image in it.
 
     The class counts registrations and releases, so tests can see that none is leaked.
     """
@@ -68,39 +67,52 @@ class _InteropBuffer:
     registered = 0
     released = 0
 
-    def __init__(self, pbo: int, pixels: int) -> None:
+    def __init__(self, texture: int, width: int, height: int) -> None:
         try:
             from cuda.bindings import runtime
         except ImportError as error:
             raise InteropUnavailable(f"cuda.bindings is not installed ({error})") from None
+        import cupy
+
         from render.core.kernels import load_module
 
         self._runtime = runtime
         flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
-        self.resource = check_cuda(runtime.cudaGraphicsGLRegisterBuffer(pbo, flags), "cudaGraphicsGLRegisterBuffer")
-        _InteropBuffer.registered += 1
-        self.pixels = pixels
+        self.resource = check_cuda(
+            runtime.cudaGraphicsGLRegisterImage(texture, GL.GL_TEXTURE_2D, flags), "cudaGraphicsGLRegisterImage"
+        )
+        _InteropTexture.registered += 1
+        self.width, self.height = width, height
+        # The 8-bit frame, made here and copied into the texture: a texture is an array, which a
+        # kernel cannot write as a plain pointer. Allocated outside CuPy's pool, so that a resize
+        # gives its memory back to the device rather than to the pool's cache.
+        memory = cupy.cuda.MemoryPointer(cupy.cuda.Memory(width * height * 4), 0)
+        self._rgba8 = cupy.ndarray((height, width, 4), cupy.uint8, memory)
         self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
 
     def write(self, image) -> None:
-        """image: cupy (H, W, 4) with H * W == pixels, float32 (converted) or uint8 (copied)."""
+        """image: cupy (height, width, 4), float32 (converted) or uint8 (copied as it is)."""
         import cupy
 
         runtime = self._runtime
+        if image.dtype == cupy.uint8:
+            source = cupy.ascontiguousarray(image)
+        else:
+            pixels = self.width * self.height
+            threads = 256
+            self._convert(((pixels + threads - 1) // threads,), (threads,), (image, self._rgba8, np.int32(pixels)))
+            source = self._rgba8
         stream = cupy.cuda.get_current_stream().ptr
         check_cuda(runtime.cudaGraphicsMapResources(1, self.resource, stream), "cudaGraphicsMapResources")
         try:
-            pointer, size = check_cuda(
-                runtime.cudaGraphicsResourceGetMappedPointer(self.resource), "cudaGraphicsResourceGetMappedPointer"
+            array = check_cuda(
+                runtime.cudaGraphicsSubResourceGetMappedArray(self.resource, 0, 0),
+                "cudaGraphicsSubResourceGetMappedArray",
             )
-            memory = cupy.cuda.UnownedMemory(int(pointer), int(size), self)
-            target = cupy.ndarray((self.pixels, 4), cupy.uint8, cupy.cuda.MemoryPointer(memory, 0))
-            if image.dtype == cupy.uint8:
-                target[...] = image.reshape(self.pixels, 4)
-            else:
-                threads = 256
-                blocks = ((self.pixels + threads - 1) // threads,)
-                self._convert(blocks, (threads,), (image, target, np.int32(self.pixels)))
+            row = self.width * 4
+            kind = runtime.cudaMemcpyKind.cudaMemcpyDeviceToDevice
+            copy = runtime.cudaMemcpy2DToArrayAsync(array, 0, 0, source.data.ptr, row, row, self.height, kind, stream)
+            check_cuda(copy, "cudaMemcpy2DToArrayAsync")
         finally:
             check_cuda(runtime.cudaGraphicsUnmapResources(1, self.resource, stream), "cudaGraphicsUnmapResources")
 
@@ -109,7 +121,7 @@ class _InteropBuffer:
         if self.resource is not None:
             self._runtime.cudaGraphicsUnregisterResource(self.resource)
             self.resource = None
-            _InteropBuffer.released += 1
+            _InteropTexture.released += 1
 
 
 class FrameDisplay:
@@ -128,9 +140,8 @@ class FrameDisplay:
         self._program = _compile_program()
         self._vao = GL.glGenVertexArrays(1)
         self._texture = GL.glGenTextures(1)
-        self._pbo = GL.glGenBuffers(1)
         self._size = (0, 0)
-        self._interop: _InteropBuffer | None = None
+        self._interop: _InteropTexture | None = None
         self._interop_failed = False
         self._shown_by = "host copy"
         self._events = None
@@ -153,16 +164,13 @@ class FrameDisplay:
         return self._size
 
     def _resize(self, width: int, height: int) -> None:
-        # CUDA must let go of the buffer before GL reallocates it.
+        # CUDA must let go of the texture before GL reallocates it.
         self._release_interop()
         GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
         GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, width, height, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None)
-        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, self._pbo)
-        GL.glBufferData(GL.GL_PIXEL_UNPACK_BUFFER, width * height * 4, None, GL.GL_STREAM_DRAW)
-        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
         self._size = (width, height)
 
-    def _try_interop(self) -> _InteropBuffer | None:
+    def _try_interop(self) -> _InteropTexture | None:
         if self._interop is None and not self._interop_failed:
             check = self._interop_check
             if check is not None and not check.decided(self._check_wait_s):
@@ -171,7 +179,7 @@ class FrameDisplay:
             try:
                 if check is not None and check.stuck_reason:
                     raise InteropUnavailable(check.stuck_reason)
-                self._interop = _InteropBuffer(int(self._pbo), self._size[0] * self._size[1])
+                self._interop = _InteropTexture(int(self._texture), *self._size)
             except (InteropUnavailable, RuntimeError) as error:
                 self._interop_failed = True
                 self.notice = f"CUDA-GL interop unavailable, showing frames through a host copy: {error}"
@@ -221,7 +229,7 @@ class FrameDisplay:
         # The copy's time is read at the next copy, when it is long done: waiting for this pass's
         # would hold the host until OpenGL ends the pass before (the map waits for it), about 0.3 ms
         # a frame. Not waiting is safe: the session has already waited for the render's events, so
-        # OpenGL can wait only on this copy's own map and conversion. Nothing to read (the first
+        # OpenGL can wait only on this frame's conversion and copy. Nothing to read (the first
         # copy, or the host's copy before): no figure, rather than the host's.
         self.copy_ms = {}
         if self._copy_unread:
@@ -232,9 +240,6 @@ class FrameDisplay:
         self._interop.write(image)
         stop.record()
         self._copy_unread = True
-        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, self._pbo)
-        self._tex_sub_image(GL.GL_RGBA, None)
-        GL.glBindBuffer(GL.GL_PIXEL_UNPACK_BUFFER, 0)
 
     def _timed_download(self, image) -> np.ndarray:
         import cupy
@@ -256,21 +261,26 @@ class FrameDisplay:
         GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 4)
         self.copy_ms["host upload"] = (time.perf_counter() - started) * 1000
 
-    def _tex_sub_image(self, layout: int, pixels) -> None:
+    def _tex_sub_image(self, layout: int, pixels: np.ndarray) -> None:
         GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
         width, height = self._size
-        data = ctypes.c_void_p(0) if pixels is None else pixels
-        GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, width, height, layout, GL.GL_UNSIGNED_BYTE, data)
+        GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, width, height, layout, GL.GL_UNSIGNED_BYTE, pixels)
 
-    def draw(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
-        """Draw the frame as large as fits in the GL rectangle (x, y, width, height), centred, with
-        square pixels; returns the rectangle used."""
+    def placement(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
+        """Where ``draw`` puts the frame in the GL rectangle (x, y, width, height): as large as fits,
+        centred, with square pixels; (x, y, 0, 0) before the first frame."""
         frame_w, frame_h = self._size
         if not frame_w or width <= 0 or height <= 0:
             return (x, y, 0, 0)
         scale = min(width / frame_w, height / frame_h)
         shown_w, shown_h = max(1, int(frame_w * scale)), max(1, int(frame_h * scale))
-        left, bottom = x + (width - shown_w) // 2, y + (height - shown_h) // 2
+        return (x + (width - shown_w) // 2, y + (height - shown_h) // 2, shown_w, shown_h)
+
+    def draw(self, x: int, y: int, width: int, height: int) -> tuple[int, int, int, int]:
+        """Draw the frame, opaque, where ``placement`` puts it; returns that rectangle."""
+        left, bottom, shown_w, shown_h = self.placement(x, y, width, height)
+        if not shown_w:
+            return (left, bottom, 0, 0)
         GL.glViewport(left, bottom, shown_w, shown_h)
         GL.glUseProgram(self._program)
         GL.glActiveTexture(GL.GL_TEXTURE0)
@@ -303,7 +313,6 @@ class FrameDisplay:
     def release(self) -> None:
         """Unregister from CUDA, then delete the GL objects (in that order)."""
         self._release_interop()
-        GL.glDeleteBuffers(1, [self._pbo])
         GL.glDeleteTextures(1, [self._texture])
         GL.glDeleteVertexArrays(1, [self._vao])
         GL.glDeleteProgram(self._program)

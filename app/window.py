@@ -19,6 +19,7 @@ from imgui_bundle import imgui, implot
 from OpenGL import GL
 
 from app.ab_view import AbView
+from app.background import clear_around
 from app.display import FrameDisplay
 from app.export_folder import SCREENSHOT, check_folder
 from app.exports import export_name
@@ -331,9 +332,9 @@ class App:
             self._build_panel(layout, now)
             self.panel_pacer.built(now, layout)
         GL.glViewport(0, 0, fb_w, fb_h)
-        GL.glClearColor(*BACKGROUND, 1.0)
-        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
-        left, bottom, shown_w, shown_h = self.display.draw(*self.view_rect())
+        view = self.view_rect()
+        clear_around(self.display.placement(*view), fb_w, fb_h, BACKGROUND)
+        left, bottom, shown_w, shown_h = self.display.draw(*view)
         self.frame_rect = (left, fb_h - bottom - shown_h, shown_w, shown_h)
         GL.glViewport(0, 0, fb_w, fb_h)
         imgui.backends.opengl3_render_draw_data(imgui.get_draw_data())  # valid until the next build

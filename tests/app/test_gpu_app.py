@@ -221,7 +221,7 @@ def test_real_window_on_mesa_falls_back_to_the_host_copy_and_says_so_once(tmp_pa
     report = json.loads(stats.read_text())
     assert report["display_path"] == "host copy" and report["variant"].startswith("auto")
     notes = [line for line in result.stderr.splitlines() if "CUDA-GL interop unavailable" in line]
-    assert len(notes) == 1 and "cudaGraphicsGLRegisterBuffer failed" in notes[0], result.stderr
+    assert len(notes) == 1 and "cudaGraphicsGLRegisterImage failed" in notes[0], result.stderr
 
 
 @pytest.mark.faults_gpu

@@ -177,9 +177,11 @@ class Verdict:
 
 def display_with(check, monkeypatch) -> tuple[FrameDisplay, list]:
     registered = []
-    monkeypatch.setattr(display_module, "_InteropBuffer", lambda pbo, pixels: registered.append(pbo) or "buffer")
+    monkeypatch.setattr(
+        display_module, "_InteropTexture", lambda texture, width, height: registered.append(texture) or "texture"
+    )
     display = FrameDisplay.__new__(FrameDisplay)  # no GL context: only the choice of path is under test
-    display._pbo, display._size, display._interop, display._interop_failed = 7, (2, 2), None, False
+    display._texture, display._size, display._interop, display._interop_failed = 7, (2, 2), None, False
     display._interop_check, display._check_wait_s, display.notice = check, display_module.CHECK_FIRST_WAIT_S, None
     return display, registered
 
@@ -196,13 +198,13 @@ def test_frames_go_by_host_copy_while_the_verdict_is_out_then_through_interop(mo
     check = Verdict(None, pending=2)
     display, registered = display_with(check, monkeypatch)
     assert display._try_interop() is None and display._try_interop() is None  # out: host copy, no notice
-    assert display._try_interop() == "buffer" and registered == [7] and display.notice is None
+    assert display._try_interop() == "texture" and registered == [7] and display.notice is None
     assert check.waits == [display_module.CHECK_FIRST_WAIT_S, 0.0, 0.0]  # only the first ask waits
 
 
 def test_without_a_check_the_display_registers_at_once(monkeypatch):
     display, registered = display_with(None, monkeypatch)
-    assert display._try_interop() == "buffer" and registered == [7]
+    assert display._try_interop() == "texture" and registered == [7]
 
 
 class StandInCheck:

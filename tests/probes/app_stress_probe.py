@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 
 import numpy as np  # noqa: E402
 
-from app.display import _InteropBuffer  # noqa: E402
+from app.display import _InteropTexture  # noqa: E402
 from app.session import Session  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.surfaces import EglSurface  # noqa: E402
@@ -94,7 +94,7 @@ def texture_equals_frame(app: App) -> bool:
 
 
 def interop_counts() -> dict:
-    return {"registered": _InteropBuffer.registered, "released": _InteropBuffer.released}
+    return {"registered": _InteropTexture.registered, "released": _InteropTexture.released}
 
 
 def resize(backend: str, resizes: int) -> dict:

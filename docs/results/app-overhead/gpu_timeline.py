@@ -1,8 +1,9 @@
 """The app's pass on the GPU's own clock: the offscreen app (EGL, interop) on rand100k at 1024 under
 auto, 1280x800, with CUDA stamps (a one-thread kernel reading %globaltimer, ns) around the render and
-the interop copy, and OpenGL timestamp queries (GL_TIMESTAMP, ns) around the copy into the texture,
-the clear and frame's quad, ImGui's draw and the swap. Every pass has its own stamps and queries,
-read after the last pass, so reading them does not stall the loop. Prints the medians of 600 passes after 100, in ms:
+the interop copy (CUDA's conversion and copy into the texture), and OpenGL timestamp queries
+(GL_TIMESTAMP, ns) around the clear and the frame's quad, ImGui's draw and the swap. Every pass has its
+own stamps and queries, read after the last pass, so reading them does not stall the loop. Prints the
+medians of 600 passes after 100, in ms:
 each part's length on its own API's clock, and the gaps between the APIs (meaningful only if both
 clocks are the same timer; the first line says whether they look so).
 Run from the repository root: python3 docs/results/app-overhead/gpu_timeline.py
@@ -30,7 +31,7 @@ import app.display as display_module  # noqa: E402
 
 WARM, PASSES = 100, 600
 CUDA_MARKS = ("render start", "render end", "copy end")
-GL_MARKS = ("texture start", "texture end", "quad end", "imgui end", "swap end")
+GL_MARKS = ("clear start", "clear end", "quad end", "imgui end", "swap end")
 
 STAMP = cupy.RawKernel(
     r"""extern "C" __global__ void stamp(unsigned long long* out, int at) {
@@ -78,9 +79,9 @@ def main() -> None:
 
     renderer = app.session.renderer
     renderer.render = wrapped(renderer.render, "render start", "render end", cuda_mark)
-    write = display_module._InteropBuffer.write
-    display_module._InteropBuffer.write = wrapped(write, None, "copy end", cuda_mark)
-    app.display._tex_sub_image = wrapped(app.display._tex_sub_image, "texture start", "texture end", gl_mark)
+    write = display_module._InteropTexture.write
+    display_module._InteropTexture.write = wrapped(write, None, "copy end", cuda_mark)
+    GL.glClear = wrapped(GL.glClear, "clear start", "clear end", gl_mark)  # the window's one clear a pass
     app.display.draw = wrapped(app.display.draw, None, "quad end", gl_mark)
     imgui.backends.opengl3_render_draw_data = wrapped(
         imgui.backends.opengl3_render_draw_data, None, "imgui end", gl_mark
@@ -103,12 +104,12 @@ def main() -> None:
     parts = {
         "cuda render": ms((c["render start"], c["render end"]) for c, _ in rows),
         "cuda render end to copy end": ms((c["render end"], c["copy end"]) for c, _ in rows),
-        "gl copy into the texture": ms((g["texture start"], g["texture end"]) for _, g in rows),
-        "gl clear and quad": ms((g["texture end"], g["quad end"]) for _, g in rows),
+        "gl clear": ms((g["clear start"], g["clear end"]) for _, g in rows),
+        "gl quad": ms((g["clear end"], g["quad end"]) for _, g in rows),
         "gl imgui": ms((g["quad end"], g["imgui end"]) for _, g in rows),
         "gl swap": ms((g["imgui end"], g["swap end"]) for _, g in rows),
-        "gl whole": ms((g["texture start"], g["swap end"]) for _, g in rows),
-        "copy end to gl texture start": ms((c["copy end"], g["texture start"]) for c, g in rows),
+        "gl whole": ms((g["clear start"], g["swap end"]) for _, g in rows),
+        "copy end to gl clear start": ms((c["copy end"], g["clear start"]) for c, g in rows),
         "gl swap end to next render start": ms(
             (rows[k][1]["swap end"], rows[k + 1][0]["render start"]) for k in range(len(rows) - 1)
         ),
@@ -116,7 +117,7 @@ def main() -> None:
             (rows[k][0]["render start"], rows[k + 1][0]["render start"]) for k in range(len(rows) - 1)
         ),
     }
-    first_cuda, first_gl = rows[0][0]["render start"], rows[0][1]["texture start"]
+    first_cuda, first_gl = rows[0][0]["render start"], rows[0][1]["clear start"]
     print(json.dumps({"clocks": {"cuda first ns": first_cuda, "gl first ns": first_gl}}))
     print(json.dumps({"passes": len(rows), "median_ms": parts}))
     app.close()
