@@ -24,7 +24,9 @@ def clear_around(rect: tuple[int, int, int, int], width: int, height: int, color
     """Clear the framebuffer to ``color`` everywhere but ``rect`` (see ``bands_around``)."""
     GL.glClearColor(*color, 1.0)
     GL.glEnable(GL.GL_SCISSOR_TEST)
-    for x, y, w, h in bands_around(rect, width, height):
-        GL.glScissor(x, y, w, h)
-        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
-    GL.glDisable(GL.GL_SCISSOR_TEST)
+    try:
+        for x, y, w, h in bands_around(rect, width, height):
+            GL.glScissor(x, y, w, h)
+            GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+    finally:
+        GL.glDisable(GL.GL_SCISSOR_TEST)  # ImGui and the read-backs expect it off

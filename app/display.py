@@ -20,7 +20,7 @@ from shaders import SHADER_DIR
 
 
 class InteropUnavailable(RuntimeError):
-    """CUDA cannot share this OpenGL buffer; the message says why."""
+    """CUDA cannot share the display's OpenGL texture; the message says why."""
 
 
 # The interop check's child is usually done before the first frame, or stuck by 2 s after it is
@@ -58,6 +58,19 @@ def check_cuda(result, what: str):
     return values[0] if len(values) == 1 else values
 
 
+def _unpooled(nbytes: int):
+    """``nbytes`` of device memory outside CuPy's pool, so that a resize gives it back to the device
+    rather than to the pool's cache; where the device is full, the pool's cached blocks go back
+    first and the allocation is tried once more."""
+    import cupy
+
+    try:
+        return cupy.cuda.Memory(nbytes)
+    except cupy.cuda.runtime.CUDARuntimeError:
+        cupy.get_default_memory_pool().free_all_blocks()
+        return cupy.cuda.Memory(nbytes)
+
+
 class _InteropTexture:
     """The display's RGBA8 texture registered with CUDA; ``write(image)`` puts a cupy image in it.
 
@@ -77,26 +90,30 @@ class _InteropTexture:
         from render.core.kernels import load_module
 
         self._runtime = runtime
+        self.width, self.height = width, height
+        # The 8-bit frame, made here and copied into the texture: a texture is an array, which a
+        # kernel cannot write as a plain pointer. Made, with the kernel, before the registration,
+        # so that a failure leaves nothing registered.
+        memory = cupy.cuda.MemoryPointer(_unpooled(width * height * 4), 0)
+        self._rgba8 = cupy.ndarray((height, width, 4), cupy.uint8, memory)
+        self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
         flags = runtime.cudaGraphicsRegisterFlags.cudaGraphicsRegisterFlagsWriteDiscard
         self.resource = check_cuda(
             runtime.cudaGraphicsGLRegisterImage(texture, GL.GL_TEXTURE_2D, flags), "cudaGraphicsGLRegisterImage"
         )
         _InteropTexture.registered += 1
-        self.width, self.height = width, height
-        # The 8-bit frame, made here and copied into the texture: a texture is an array, which a
-        # kernel cannot write as a plain pointer. Allocated outside CuPy's pool, so that a resize
-        # gives its memory back to the device rather than to the pool's cache.
-        memory = cupy.cuda.MemoryPointer(cupy.cuda.Memory(width * height * 4), 0)
-        self._rgba8 = cupy.ndarray((height, width, 4), cupy.uint8, memory)
-        self._convert = load_module("to_rgba8.cu").get_function("to_rgba8")
 
     def write(self, image) -> None:
         """image: cupy (height, width, 4), float32 (converted) or uint8 (copied as it is)."""
         import cupy
 
         runtime = self._runtime
+        if image.shape != (self.height, self.width, 4) or image.dtype not in (cupy.float32, cupy.uint8):
+            wanted = f"({self.height}, {self.width}, 4) float32 or uint8"
+            raise ValueError(f"the display takes {wanted} frames, not {image.shape} {image.dtype}")
+        image = cupy.ascontiguousarray(image)  # the kernel and the copy read it row after row
         if image.dtype == cupy.uint8:
-            source = cupy.ascontiguousarray(image)
+            source = image
         else:
             pixels = self.width * self.height
             threads = 256

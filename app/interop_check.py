@@ -29,8 +29,8 @@ from pathlib import Path
 READY, SHOWN = "ready", "shown"
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])  # the folder holding the app package
 PARENT_ENV = "RASTERLAB_INTEROP_CHECK_PARENT"  # the app's pid: the child ends if the app has gone
-START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, the registration)
-SHOW_WAIT_S = 2.0  # for its three frames, which take milliseconds where interop works
+START_WAIT_S = 60.0  # for the child to be ready (imports, CUDA and EGL start, the kernel loaded)
+SHOW_WAIT_S = 2.0  # for its three frames, the registration among them: milliseconds where interop works
 STUCK_NOTE = (
     "a helper process's CUDA-to-OpenGL hand-over {what} (seen on some GPU drivers after an "
     "out-of-bounds kernel fault in another process)"

@@ -14,7 +14,7 @@ import sys
 
 from app.interop_check import PARENT_ENV, READY, SHOWN
 
-SIDE = 16  # pixels a side of the buffer handed over
+SIDE = 16  # pixels a side of the frames shown
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
