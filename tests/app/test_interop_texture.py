@@ -62,3 +62,42 @@ def test_a_frame_of_the_wrong_shape_or_type_is_refused_before_the_map(monkeypatc
     with pytest.raises(ValueError, match=r"the display takes \(2, 3, 4\) float32 or uint8 frames"):
         texture.write(np.zeros(shape, dtype))
     assert log == []
+
+
+class OutOfMemory(RuntimeError):  # as CuPy's CUDARuntimeError, which the display turns into the host copy
+    pass
+
+
+def allocator(monkeypatch, failures):
+    """CuPy's Memory and pool as stand-ins: Memory fails ``failures`` times, then succeeds."""
+    log: list = []
+
+    def memory(nbytes):
+        if len([entry for entry in log if entry[0] == "malloc"]) < failures:
+            log.append(("malloc", nbytes, "failed"))
+            raise OutOfMemory("cudaErrorMemoryAllocation")
+        log.append(("malloc", nbytes, "ok"))
+        return "memory"
+
+    pool = types.SimpleNamespace(free_all_blocks=lambda: log.append(("free the pool's cached blocks",)))
+    cuda = types.SimpleNamespace(Memory=memory, runtime=types.SimpleNamespace(CUDARuntimeError=OutOfMemory))
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=cuda, get_default_memory_pool=lambda: pool))
+    return log
+
+
+def test_the_frame_buffer_is_allocated_outside_the_pool_at_once_where_memory_allows(monkeypatch):
+    log = allocator(monkeypatch, failures=0)
+    assert display_module._unpooled(48) == "memory" and log == [("malloc", 48, "ok")]
+
+
+def test_a_full_device_gives_the_pools_cached_blocks_back_then_tries_once_more(monkeypatch):
+    log = allocator(monkeypatch, failures=1)
+    assert display_module._unpooled(48) == "memory"
+    assert log == [("malloc", 48, "failed"), ("free the pool's cached blocks",), ("malloc", 48, "ok")]
+
+
+def test_a_device_still_full_after_that_raises_for_the_host_copy_to_take_over(monkeypatch):
+    log = allocator(monkeypatch, failures=2)
+    with pytest.raises(OutOfMemory):
+        display_module._unpooled(48)
+    assert len(log) == 3
