@@ -1,6 +1,7 @@
 """The interop check's child (``app/interop_check.py``): starts the app's display offscreen, prints
-``ready``, shows three small frames through interop as the app does, prints ``shown``. Any failure is one
-line on stderr and exit status 1; a hang is the parent's to see. Ends with the app that started it.
+``ready``, shows three small frames through interop as the app does, prints ``shown``. Any failure
+is one line on stderr and exit status 1; a hang is the parent's to see. Ends with the app that
+started it.
 
 Run as ``python -P -m app.interop_child`` (the app does); alone it prints the same lines.
 """
