@@ -21,7 +21,7 @@
 // and dependent gathers; with -DENTRY_INDEX=1 (scenes of millions of circles) an entry is the
 // index alone, a quarter of the memory, and staging gathers x, y and r from the scene's arrays.
 //
-// Build with -DTILE=32|64, -DPIXELS=4|8, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
+// Build with -DTILE=32|64, -DPIXELS=4|8, -DCELLS=0|1, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
 // premultiplied color passes render.circles.tile_warp.fused_blend_is_exact), -DENTRY_INDEX=0|1; for
 // the overlays only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
 #include "block_scan.cuh"
@@ -314,7 +314,7 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
         const unsigned covering = __brev(__ballot_sync(0xffffffffu, covers));
         const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
         const unsigned touching = __ballot_sync(0xffffffffu, touches);
-        tally.add(min(32, staged - group), touching);
+        tally.add(min(32, staged - group), __popc(touching));
         for (unsigned rest = __brev(touching); rest;) {
             const int j = leading_zeros(rest);
             const unsigned lane_bit = 0x80000000u >> j;
@@ -326,6 +326,74 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
     }
 }
 
+#if CELLS
+// With cell lists, a tile is 8 x 8 cells of CELL_W x PIXELS pixels, each the pixels of CELL_W
+// neighbouring lanes of one warp. Before a batch is blended, every staged circle marks the cells
+// its disc may cover in a bit list per cell (bit 31 - s % 32 of word s / 32 for staged circle s,
+// so that the walk finds the next circle in index order with one instruction), and each lane then
+// walks its own cell's list: a circle a few pixels wide costs the lanes of the cells it reaches,
+// not a pass of the whole warp over every pixel of the region it touches.
+#define CELL_W (TILE / 8)
+#define CELL_H PIXELS
+#define CELLS_X (TILE / CELL_W)
+#define CELLS_Y (TILE / CELL_H)
+#define BATCH_WORDS (2 * THREADS / 32)
+static_assert(REGION_W % CELL_W == 0 && CELLS_Y * CELL_H == TILE, "cells must tile the warps' regions");
+
+// Marks staged circle s (c) in the list of every cell of the tile at (tile_x, tile_y) (its first
+// pixel) holding a pixel center the disc may cover. A cell row at a time, the disc's reach across
+// the row is taken from the row's pixel center nearest the circle's center, with a margin on the
+// squared radius and a pixel on each side, so that rounding never drops a covered pixel; the
+// reference's own pixel box bounds it.
+__device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, int tile_y, int width, int height,
+                                           unsigned* cells) {
+    int x0, x1, y0, y1;
+    pixel_span(c.shape.x, c.shape.z, width, x0, x1);
+    pixel_span(c.shape.y, c.shape.z, height, y0, y1);
+    x0 = max(x0 - tile_x, 0);
+    x1 = min(x1 - tile_x, TILE);
+    y0 = max(y0 - tile_y, 0);
+    y1 = min(y1 - tile_y, TILE);
+    if (x0 >= x1 || y0 >= y1) return;
+    const float w = static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
+    const unsigned bit = 0x80000000u >> (s & 31);
+    unsigned* word = cells + s / 32;
+    for (int row = y0 / CELL_H; row <= (y1 - 1) / CELL_H; ++row) {
+        const float bottom = pixel_center(tile_y + row * CELL_H, inv_h);
+        const float top = pixel_center(tile_y + row * CELL_H + CELL_H - 1, inv_h);
+        const float dy = fminf(fmaxf(c.shape.y, bottom), top) - c.shape.y;
+        const float reach2 = c.shape.w * 1.0001f - dy * dy;
+        if (reach2 < 0.f) continue;
+        const float reach = sqrtf(reach2);
+        // Clamped before the int conversion, which is then defined.
+        const float lo = fminf(fmaxf((c.shape.x - reach) * w, -2.f), w + 2.f);
+        const float hi = fminf(fmaxf((c.shape.x + reach) * w, -2.f), w + 2.f);
+        const int first = max(static_cast<int>(floorf(lo)) - 1 - tile_x, x0);
+        const int last = min(static_cast<int>(floorf(hi)) + 1 - tile_x, x1 - 1);
+        for (int cell = first / CELL_W; cell <= last / CELL_W && first <= last; ++cell)
+            atomicOr(word + (row * CELLS_X + cell) * BATCH_WORDS, bit);
+    }
+}
+
+// The staged circles of this thread's cell list (`words` words), in order, over its column of
+// pixels; returns the steps taken.
+__device__ __forceinline__ int blend_cell(const Staged* circles, const unsigned* list, int words, float px,
+                                          const float* py, float4* pixel) {
+    const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(circles));
+    int w = 0, steps = 0;
+    unsigned word = list[0];
+    for (;; ++steps) {
+        while (word == 0 && ++w < words) word = list[w];
+        if (word == 0) return steps;
+        const int j = leading_zeros(word);
+        word ^= 0x80000000u >> j;
+        const unsigned at = base + (w * 32 + j) * static_cast<unsigned>(sizeof(Staged));
+        const Staged c = {load_now(at), load_now(at + sizeof(float4))};
+        blend_hit(c, false, px, py, pixel);
+    }
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(THREADS)
     render_tile_warp(const float* position, const float* radius, const float* color, float4* image,
                      int width, int height, int count, int clear, int snow, float red, float green,
@@ -334,6 +402,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     CLOCK_THIS_BLOCK;
     __shared__ Staged circles[2 * THREADS];
     __shared__ int scratch[65];
+#if CELLS
+    __shared__ unsigned cell_lists[CELLS_X * CELLS_Y * BATCH_WORDS];
+    for (int k = threadIdx.x; k < CELLS_X * CELLS_Y * BATCH_WORDS; k += THREADS) cell_lists[k] = 0;
+#endif
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const int region_x0 = blockIdx.x * TILE + (warp % WARPS_X) * REGION_W;
     const int region_y0 = blockIdx.y * TILE + (warp / WARPS_X) * REGION_H;
@@ -387,9 +459,21 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         // Blend in batches of at least THREADS circles, so sparse tiles do not pay a pass per chunk.
         if (staged >= THREADS || first + THREADS >= candidates) {
             __syncthreads();
-            blend_staged(circles, staged, lane, region, span, px, py, pixel, tally);
-            staged = 0;
+#if CELLS
+            for (int s = t; s < staged; s += THREADS)
+                mark_cells(circles[s], s, blockIdx.x * TILE, blockIdx.y * TILE, width, height, cell_lists);
             __syncthreads();
+            const int cell = (y0 - blockIdx.y * TILE) / CELL_H * CELLS_X + (x - blockIdx.x * TILE) / CELL_W;
+            const int steps = blend_cell(circles, cell_lists + cell * BATCH_WORDS, (staged + 31) / 32, px, py, pixel);
+            tally.add_walk(staged, steps);
+            __syncthreads();
+            // Cleared for the next batch, whose marks follow the next barrier.
+            for (int k = t; k < CELLS_X * CELLS_Y * BATCH_WORDS; k += THREADS) cell_lists[k] = 0;
+#else
+            blend_staged(circles, staged, lane, region, span, px, py, pixel, tally);
+            __syncthreads();
+#endif
+            staged = 0;
         }
     }
 #pragma unroll

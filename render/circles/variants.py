@@ -90,6 +90,15 @@ VARIANTS = VariantTable(
                     "TILE",
                     about="pixels per side of a tile, one block each: 4 pixels a thread at 32, 8 at 64",
                 ),
+                "walk": Option(
+                    ("warp", "cell"),
+                    "CELLS",
+                    {"warp": 0, "cell": 1},
+                    about="who walks a staged circle: the whole warp, over every pixel of its region the circle "
+                    "touches (circles that cover the region skip the test), or each cell of 4 lanes (an eighth "
+                    "of a tile's side by 4 or 8 pixels), over the circles that may cover its pixels, from bit "
+                    "lists built per batch in shared memory (cheaper for circles a few pixels wide)",
+                ),
                 "bins": Option(
                     ("on", "off"),
                     about="sort-free coarse bins: each bin lists the circles that touch it, so a tile reads only "

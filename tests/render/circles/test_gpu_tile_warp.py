@@ -47,7 +47,7 @@ def test_lists_have_room_for_their_entries_and_a_quarter_more_only_where_circles
         assert strategy._entries_last_seen() == entries == strategy.capacity
 
 
-@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:tile=64"])
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:tile=64", "tile-warp:walk=cell"])
 @pytest.mark.parametrize("name, size", [("rand100k", 256), ("rand1M", 1024), ("micro2M", 1024), ("snowsingle", 512)])
 def test_index_entries_blend_what_full_entries_do(monkeypatch, reference_frame, variant, name, size):
     """Scenes of millions of circles list each circle by its index alone (4 bytes an entry, not
@@ -74,7 +74,7 @@ def _fading_scene() -> CircleScene:
     return CircleScene("fading", **arrays)
 
 
-@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64"])
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64", "tile-warp:walk=cell"])
 def test_tiny_colors_take_the_two_rounding_blend(variant):
     scene = _fading_scene()
     assert not fused_blend_is_exact(scene.color.reshape(-1))
@@ -155,7 +155,7 @@ def test_growing_circles_keep_every_frame_exact():
 
 
 def test_not_a_multiple_of_tile_and_snowflakes(reference_frame, gpu_frame):
-    for variant in ("tile-warp", "tile-warp:tile=64,bins=off"):
+    for variant in ("tile-warp", "tile-warp:tile=64,bins=off", "tile-warp:walk=cell", "tile-warp:tile=64,walk=cell"):
         for size in (100, 257, 1000):
             assert compare_images(reference_frame("rand10k", size), gpu_frame("rand10k", variant, size)).passed
         assert compare_images(reference_frame("snowsingle", 257), gpu_frame("snowsingle", variant, 257)).passed

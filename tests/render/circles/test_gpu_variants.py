@@ -32,6 +32,8 @@ def test_every_variant_every_scene_256(name, circle_config, reference_frame, gpu
         "tile-warp",
         "tile-warp:bins=off",
         "tile-warp:tile=64",
+        "tile-warp:walk=cell",
+        "tile-warp:tile=64,walk=cell,bins=off",
         "auto",
     ],
 )
