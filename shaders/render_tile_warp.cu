@@ -4,7 +4,10 @@
 // own region and blends only those that touch it, PIXELS pixels per circle per thread. Shape and
 // premultiplied color are computed once per circle, not once per pixel; a circle that covers a
 // warp's whole region skips the per-pixel test, and flat colors blend with one fused
-// multiply-add per channel where that rounds exactly as the reference (over_half_fused).
+// multiply-add per channel where that rounds exactly as the reference (over_half_fused). With
+// CELLS, each group of 4 lanes walks instead the staged circles that may cover its own pixels, from
+// bit lists built per batch (mark_cells): for circles a few pixels wide, which touch a warp's
+// region but cover few of its pixels.
 //
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
@@ -39,6 +42,10 @@
 #define REGION_H (32 / REGION_W * PIXELS)
 #define WARPS_X (TILE / REGION_W)
 static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
+// A 32-pixel tile is held to 64 registers a thread, four blocks an SM (loading candidates a round
+// ahead took flat circles to 71 registers, three blocks, which was slower); a 64-pixel tile keeps
+// its 8 pixels a thread in registers at one block an SM.
+#define MIN_BLOCKS (TILE == 32 ? 4 : 1)
 #define CHUNK_WORDS (CHUNK / 32)
 static_assert(CHUNK_WORDS * 32 == CHUNK && CHUNK_WORDS == 32, "a warp reads a chunk's mask words, one per lane");
 
@@ -219,6 +226,25 @@ __device__ __forceinline__ float4 circle_paint(const float* position, const floa
 #endif
 }
 
+// A tile's candidate: its (x, y, r) in shape.xyz and its index.
+struct Candidate {
+    float4 shape;
+    int index;
+};
+
+// Candidate k of a tile: entry k of its bin list (`listed`), else circle k.
+__device__ __forceinline__ Candidate load_candidate(bool listed, const BinEntry* list, long long k, const float* position,
+                                                    const float* radius) {
+    Candidate c;
+    if (listed) {
+        c.index = entry_circle(list[k], position, radius, c.shape);
+    } else {
+        c.index = static_cast<int>(k);
+        c.shape = make_float4(position[3 * k], position[3 * k + 1], radius[k], 0.f);
+    }
+    return c;
+}
+
 // A region's pixel centers span [x_min, x_max] x [y_min, y_max].
 struct Span {
     float x_min, x_max, y_min, y_max;
@@ -394,7 +420,7 @@ __device__ __forceinline__ int blend_cell(const Staged* circles, const unsigned*
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     render_tile_warp(const float* position, const float* radius, const float* color, float4* image,
                      int width, int height, int count, int clear, int snow, float red, float green,
                      float blue, const BinEntry* lists, const long long* bin_start, long long capacity,
@@ -437,20 +463,20 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     }
     int staged = 0;  // the same in every thread
     WarpTally tally;
+    // Each round's candidate is loaded a round ahead, so that its latency overlaps the round before.
+    Candidate ahead = {};
+    if (t < candidates) ahead = load_candidate(listed, lists + begin, t, position, radius);
     for (long long first = 0; first < candidates; first += THREADS) {
+        const Candidate now = ahead;
+        if (first + THREADS + t < candidates)
+            ahead = load_candidate(listed, lists + begin, first + THREADS + t, position, radius);
         int hit = 0;
         Staged c;
         if (first + t < candidates) {
-            int i;
-            if (listed) {
-                i = entry_circle(lists[begin + first + t], position, radius, c.shape);
-            } else {
-                i = static_cast<int>(first + t);
-                c.shape = make_float4(position[3 * i], position[3 * i + 1], radius[i], 0.f);
-            }
+            c.shape = now.shape;
             c.shape.w = c.shape.z * c.shape.z;
             hit = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, tile);
-            if (hit) c.paint = circle_paint(position, color, i);
+            if (hit) c.paint = circle_paint(position, color, now.index);
         }
         int total;
         const int slot = scan_warp_ballot<THREADS>(hit, t, scratch, total);
