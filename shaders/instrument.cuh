@@ -30,20 +30,17 @@ struct BlockClock {
 #define CLOCK_THIS_BLOCK
 #endif
 
-// A warp's tally of the circles it tested against its region and of those that touched it (with
-// cell lists: of the circles staged and of the steps of its walk).
+// A warp's tally of the circles it tested against its region and of those that touched it.
 #if WARP_SKIP
 // Two per warp of the launch, written once by lane 0 at the end: tested, then touched.
 __device__ unsigned long long* warp_tallies;
 
 struct WarpTally {
     unsigned long long tested = 0, touched = 0;
-    __device__ void add(int group_tested, int group_touched) {
+    __device__ void add(int group_tested, unsigned touching) {
         tested += group_tested;
-        touched += group_touched;
+        touched += __popc(touching);
     }
-    // A batch walked lane by lane: the warp takes as many steps as its longest walk.
-    __device__ void add_walk(int batch, int lane_steps) { add(batch, __reduce_max_sync(0xffffffffu, lane_steps)); }
     __device__ void write(int warp, int warps_per_block, int lane) const {
         if (lane != 0) return;
         unsigned long long* at = warp_tallies + 2 * (linear_block() * warps_per_block + warp);
@@ -53,8 +50,7 @@ struct WarpTally {
 };
 #else
 struct WarpTally {
-    __device__ void add(int, int) {}
-    __device__ void add_walk(int, int) {}
+    __device__ void add(int, unsigned) {}
     __device__ void write(int, int, int) const {}
 };
 #endif

@@ -340,7 +340,7 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
         const unsigned covering = __brev(__ballot_sync(0xffffffffu, covers));
         const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
         const unsigned touching = __ballot_sync(0xffffffffu, touches);
-        tally.add(min(32, staged - group), __popc(touching));
+        tally.add(min(32, staged - group), touching);
         for (unsigned rest = __brev(touching); rest;) {
             const int j = leading_zeros(rest);
             const unsigned lane_bit = 0x80000000u >> j;
@@ -402,15 +402,15 @@ __device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, i
 }
 
 // The staged circles of this thread's cell list (`words` words), in order, over its column of
-// pixels; returns the steps taken.
-__device__ __forceinline__ int blend_cell(const Staged* circles, const unsigned* list, int words, float px,
+// pixels.
+__device__ __forceinline__ void blend_cell(const Staged* circles, const unsigned* list, int words, float px,
                                           const float* py, float4* pixel) {
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(circles));
-    int w = 0, steps = 0;
+    int w = 0;
     unsigned word = list[0];
-    for (;; ++steps) {
+    for (;;) {
         while (word == 0 && ++w < words) word = list[w];
-        if (word == 0) return steps;
+        if (word == 0) return;
         const int j = leading_zeros(word);
         word ^= 0x80000000u >> j;
         const unsigned at = base + (w * 32 + j) * static_cast<unsigned>(sizeof(Staged));
@@ -490,8 +490,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                 mark_cells(circles[s], s, blockIdx.x * TILE, blockIdx.y * TILE, width, height, cell_lists);
             __syncthreads();
             const int cell = (y0 - blockIdx.y * TILE) / CELL_H * CELLS_X + (x - blockIdx.x * TILE) / CELL_W;
-            const int steps = blend_cell(circles, cell_lists + cell * BATCH_WORDS, (staged + 31) / 32, px, py, pixel);
-            tally.add_walk(staged, steps);
+            blend_cell(circles, cell_lists + cell * BATCH_WORDS, (staged + 31) / 32, px, py, pixel);
             __syncthreads();
             // Cleared for the next batch, whose marks follow the next barrier.
             for (int k = t; k < CELLS_X * CELLS_Y * BATCH_WORDS; k += THREADS) cell_lists[k] = 0;

@@ -48,6 +48,10 @@ def warp_skips(strategy: Strategy, scene: DeviceScene, image, clear: tuple) -> n
 
     if not isinstance(strategy, TileWarp):
         raise RendererUnavailable(f"warp-skip: the warps of tile-warp skip circles; {strategy.choice.label()} has none")
+    if strategy.choice.option("walk") == "cell":
+        raise RendererUnavailable(
+            f"warp-skip: {strategy.choice.label()} walks its circles by cells of 4 lanes, not by warps"
+        )
     height, width = image.shape[:2]
     region_w, region_h = warp_region(strategy.pixels)
     per_row, per_column = strategy.tile // region_w, strategy.tile // region_h

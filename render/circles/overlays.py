@@ -61,6 +61,8 @@ def overlay_problem(name: str, rule: VariantChoice) -> str | None:
             f"warp-skip: the warps of tile-warp skip circles; {rule.label()} has no such warps "
             "(name a tile-warp variant)"
         )
+    if name == "warp-skip" and dict(rule.options).get("walk") == "cell":
+        return f"warp-skip: {rule.label()} walks its circles by cells of 4 lanes, not by warps (name walk=warp)"
     if VARIANTS[rule.name].launch == "user-file" and name in ("candidates", "cycles"):
         return f"{name}: not known for {rule.label()}, whose binning and blocks are its own"
     return None

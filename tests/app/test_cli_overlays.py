@@ -56,7 +56,7 @@ def test_warp_skip_raw_is_the_fractions_per_warp_region_top_down(tmp_path, run_m
     assert expected.shape == (13, 13)  # regions of 16 x 16 pixels at 8 a thread
     got = np.load(raw)
     assert got.dtype == np.float32 and np.array_equal(got, expected)
-    assert "warp-skip (share of the circles a warp of tile-warp:bins=on,tile=64 tests" in result.stdout
+    assert "warp-skip (share of the circles a warp of tile-warp:bins=on,tile=64,walk=warp tests" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -79,6 +79,15 @@ def test_warp_skip_of_a_variant_without_its_warps_is_refused_before_the_render(t
     line = result.stderr.strip().splitlines()[-1]
     said = f"warp-skip: the warps of tile-warp skip circles; {named} has no such warps (name a tile-warp variant)"
     assert line == f"error: {said}"
+    assert not list(tmp_path.iterdir())
+
+
+def test_warp_skip_of_tile_warp_walked_by_cells_is_refused_before_the_render(tmp_path, run_main):
+    args = ("--overlay", "warp-skip", "--backend", "cpu", "--binning", "tile-warp:walk=cell")
+    result = run_main("render", "--scene", "rgb", "--size", "32", *args, cwd=tmp_path)
+    assert result.returncode == 2 and "rendering" not in result.stderr
+    said = "warp-skip: tile-warp:bins=on,tile=32,walk=cell walks its circles by cells of 4 lanes, not by warps"
+    assert result.stderr.strip().splitlines()[-1] == f"error: {said} (name walk=warp)"
     assert not list(tmp_path.iterdir())
 
 

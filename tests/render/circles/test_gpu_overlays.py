@@ -74,7 +74,11 @@ def test_gpu_overlays_of_edge_scenes_equal_the_cpus(
     assert np.array_equal(renderer.depth_counts(), depth_counts(scene, size, size))
 
 
-TILE_WARP = [choice.label() for choice in VARIANTS.configurations() if choice.name == "tile-warp"]
+TILE_WARP = [
+    choice.label()
+    for choice in VARIANTS.configurations()
+    if choice.name == "tile-warp" and choice.option("walk") == "warp"
+]
 CONFIGS = [choice.label() for choice in VARIANTS.configurations()] + ["auto"]
 
 
@@ -110,6 +114,8 @@ def test_gpu_cycles_count_every_block_and_leave_the_frame_alone(scene_name, labe
 def test_warp_skip_of_another_variant_on_the_gpu_is_refused():
     with pytest.raises(RendererUnavailable, match="warp-skip: the warps of tile-warp skip circles"):
         rendered(build_scene("rgb"), "tile-scan", 64).warp_skips()
+    with pytest.raises(RendererUnavailable, match="walks its circles by cells of 4 lanes, not by warps"):
+        rendered(build_scene("rand10k"), "tile-warp:walk=cell", 64).warp_skips()
 
 
 def test_render_overlay_on_the_gpu_writes_what_the_reference_does(tmp_path, run_main):
