@@ -217,12 +217,22 @@ struct Staged {
     float4 paint;
 };
 
-__device__ __forceinline__ float4 circle_paint(const float* position, const float* color, int i) {
+// What circle i's paint is made from, read from the scene's arrays: its color, or a snowflake's
+// depth (in x).
+__device__ __forceinline__ float3 circle_look(const float* position, const float* color, int i) {
 #if SNOWFLAKE
-    return make_float4(snowflake_max_alpha(position[3 * i + 2]), 0.f, 0.f, 0.f);
+    return make_float3(position[3 * i + 2], 0.f, 0.f);
 #else
-    return make_float4(FLAT_ALPHA * color[3 * i], FLAT_ALPHA * color[3 * i + 1],
-                       FLAT_ALPHA * color[3 * i + 2], 0.f);
+    return make_float3(color[3 * i], color[3 * i + 1], color[3 * i + 2]);
+#endif
+}
+
+// The paint of a circle whose circle_look is `look`.
+__device__ __forceinline__ float4 circle_paint(float3 look) {
+#if SNOWFLAKE
+    return make_float4(snowflake_max_alpha(look.x), 0.f, 0.f, 0.f);
+#else
+    return make_float4(FLAT_ALPHA * look.x, FLAT_ALPHA * look.y, FLAT_ALPHA * look.z, 0.f);
 #endif
 }
 
@@ -365,14 +375,16 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
 #define CELLS_Y (TILE / CELL_H)
 #define BATCH_WORDS (2 * THREADS / 32)
 static_assert(REGION_W % CELL_W == 0 && CELLS_Y * CELL_H == TILE, "cells must tile the warps' regions");
+static_assert(BATCH_WORDS <= 32, "a cell's filled words fit one word");
 
 // Marks staged circle s (c) in the list of every cell of the tile at (tile_x, tile_y) (its first
-// pixel) holding a pixel center the disc may cover. A cell row at a time, the disc's reach across
+// pixel) holding a pixel center the disc may cover, and the list's word in the cell's `filled`
+// word (bit 31 - s / 32), so that the walk skips a list's empty words in one step. A cell row at a time, the disc's reach across
 // the row is taken from the row's pixel center nearest the circle's center, with a margin on the
 // squared radius and a pixel on each side, so that rounding never drops a covered pixel; the
 // reference's own pixel box bounds it.
 __device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, int tile_y, int width, int height,
-                                           unsigned* cells) {
+                                           unsigned* cells, unsigned* filled) {
     int x0, x1, y0, y1;
     pixel_span(c.shape.x, c.shape.z, width, x0, x1);
     pixel_span(c.shape.y, c.shape.z, height, y0, y1);
@@ -382,7 +394,7 @@ __device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, i
     y1 = min(y1 - tile_y, TILE);
     if (x0 >= x1 || y0 >= y1) return;
     const float w = static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
-    const unsigned bit = 0x80000000u >> (s & 31);
+    const unsigned bit = 0x80000000u >> (s & 31), word_bit = 0x80000000u >> (s / 32);
     unsigned* word = cells + s / 32;
     for (int row = y0 / CELL_H; row <= (y1 - 1) / CELL_H; ++row) {
         const float bottom = pixel_center(tile_y + row * CELL_H, inv_h);
@@ -396,21 +408,27 @@ __device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, i
         const float hi = fminf(fmaxf((c.shape.x + reach) * w, -2.f), w + 2.f);
         const int first = max(static_cast<int>(floorf(lo)) - 1 - tile_x, x0);
         const int last = min(static_cast<int>(floorf(hi)) + 1 - tile_x, x1 - 1);
-        for (int cell = first / CELL_W; cell <= last / CELL_W && first <= last; ++cell)
-            atomicOr(word + (row * CELLS_X + cell) * BATCH_WORDS, bit);
+        for (int cell = row * CELLS_X + first / CELL_W; cell <= row * CELLS_X + last / CELL_W && first <= last; ++cell) {
+            atomicOr(word + cell * BATCH_WORDS, bit);
+            atomicOr(filled + cell, word_bit);
+        }
     }
 }
 
-// The staged circles of this thread's cell list (`words` words), in order, over its column of
-// pixels.
-__device__ __forceinline__ void blend_cell(const Staged* circles, const unsigned* list, int words, float px,
-                                          const float* py, float4* pixel) {
+// The staged circles of this thread's cell list, in order, over its column of pixels; `filled`
+// says which of the list's words hold any.
+__device__ __forceinline__ void blend_cell(const Staged* circles, const unsigned* list, unsigned filled, float px,
+                                           const float* py, float4* pixel) {
     const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(circles));
     int w = 0;
-    unsigned word = list[0];
+    unsigned word = 0;
     for (;;) {
-        while (word == 0 && ++w < words) word = list[w];
-        if (word == 0) return;
+        if (word == 0) {
+            if (filled == 0) return;
+            w = leading_zeros(filled);
+            filled ^= 0x80000000u >> w;
+            word = list[w];
+        }
         const int j = leading_zeros(word);
         word ^= 0x80000000u >> j;
         const unsigned at = base + (w * 32 + j) * static_cast<unsigned>(sizeof(Staged));
@@ -429,8 +447,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     __shared__ Staged circles[2 * THREADS];
     __shared__ int scratch[65];
 #if CELLS
-    __shared__ unsigned cell_lists[CELLS_X * CELLS_Y * BATCH_WORDS];
-    for (int k = threadIdx.x; k < CELLS_X * CELLS_Y * BATCH_WORDS; k += THREADS) cell_lists[k] = 0;
+    // The cells' lists, then each cell's word of filled words.
+    __shared__ unsigned cell_lists[CELLS_X * CELLS_Y * (BATCH_WORDS + 1)];
+    unsigned* const filled = cell_lists + CELLS_X * CELLS_Y * BATCH_WORDS;
+    for (int k = threadIdx.x; k < CELLS_X * CELLS_Y * (BATCH_WORDS + 1); k += THREADS) cell_lists[k] = 0;
 #endif
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const int region_x0 = blockIdx.x * TILE + (warp % WARPS_X) * REGION_W;
@@ -472,28 +492,36 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             ahead = load_candidate(listed, lists + begin, first + THREADS + t, position, radius);
         int hit = 0;
         Staged c;
+        float3 look;
         if (first + t < candidates) {
             c.shape = now.shape;
             c.shape.w = c.shape.z * c.shape.z;
             hit = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, tile);
-            if (hit) c.paint = circle_paint(position, color, now.index);
+            if (hit) look = circle_look(position, color, now.index);
+            if (hit && SNOWFLAKE) c.paint = circle_paint(look);
         }
         int total;
+        // A flat circle's paint is made after the scan's barriers, so that its color arrives while
+        // the block meets (rand1M's blend 0.543 to 0.529 ms); a snowflake's at once (made after, it
+        // was slower).
         const int slot = scan_warp_ballot<THREADS>(hit, t, scratch, total);
-        if (hit) circles[staged + slot] = c;
+        if (hit) {
+            if (!SNOWFLAKE) c.paint = circle_paint(look);
+            circles[staged + slot] = c;
+        }
         staged += total;
         // Blend in batches of at least THREADS circles, so sparse tiles do not pay a pass per chunk.
         if (staged >= THREADS || first + THREADS >= candidates) {
             __syncthreads();
 #if CELLS
             for (int s = t; s < staged; s += THREADS)
-                mark_cells(circles[s], s, blockIdx.x * TILE, blockIdx.y * TILE, width, height, cell_lists);
+                mark_cells(circles[s], s, blockIdx.x * TILE, blockIdx.y * TILE, width, height, cell_lists, filled);
             __syncthreads();
             const int cell = (y0 - blockIdx.y * TILE) / CELL_H * CELLS_X + (x - blockIdx.x * TILE) / CELL_W;
-            blend_cell(circles, cell_lists + cell * BATCH_WORDS, (staged + 31) / 32, px, py, pixel);
+            blend_cell(circles, cell_lists + cell * BATCH_WORDS, filled[cell], px, py, pixel);
             __syncthreads();
             // Cleared for the next batch, whose marks follow the next barrier.
-            for (int k = t; k < CELLS_X * CELLS_Y * BATCH_WORDS; k += THREADS) cell_lists[k] = 0;
+            for (int k = t; k < CELLS_X * CELLS_Y * (BATCH_WORDS + 1); k += THREADS) cell_lists[k] = 0;
 #else
             blend_staged(circles, staged, lane, region, span, px, py, pixel, tally);
             __syncthreads();

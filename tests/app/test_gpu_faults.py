@@ -136,7 +136,8 @@ def test_soak_20000_frames_switching_variants_every_100(stress_probe):
     report = stress_probe("soak", 20000, 100, timeout=600)
     assert report["failures"] == [] and report["switches"] == 199 and report["exact"]
     assert report["backend"] == "cuda" and report["display_path"] == "interop"
-    settled = report["samples"][2:]  # after the first pass through every variant
+    settled = [sample for sample in report["samples"] if sample["shown"] > report["first_pass_frames"]]
+    assert len(settled) >= 10, report["samples"]
     for key, allowed in (("device_used", 8), ("pool_used", 1), ("python_heap", 2), ("host_rss", 64)):
         values = [sample[key] for sample in settled]
         assert max(values) - min(values) <= allowed, (key, values)

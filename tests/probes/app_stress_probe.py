@@ -176,6 +176,7 @@ def soak(frames: int, switch_every: int) -> dict:
     app.session.playing = False
     report = {
         "frames": frames,
+        "first_pass_frames": len(labels) * switch_every,  # every variant shown once by then
         "switches": switches,
         "seconds": round(seconds, 1),
         "scene_frame": app.session.frame,
