@@ -5,9 +5,9 @@
 // premultiplied color are computed once per circle, not once per pixel; a circle that covers a
 // warp's whole region skips the per-pixel test, and flat colors blend with one fused
 // multiply-add per channel where that rounds exactly as the reference (over_half_fused). With
-// CELLS, each group of 4 lanes walks instead the staged circles that may cover its own pixels, from
-// bit lists built per batch (mark_cells): for circles a few pixels wide, which touch a warp's
-// region but cover few of its pixels.
+// CELLS, each cell of 4 lanes (8 at TILE 64) walks instead the staged circles that may cover its
+// pixels, from bit lists built per batch (mark_cells): for circles a few pixels wide, which touch a
+// warp's region but cover few of its pixels.
 //
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
@@ -402,12 +402,17 @@ __device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, i
         const float dy = fminf(fmaxf(c.shape.y, bottom), top) - c.shape.y;
         const float reach2 = c.shape.w * 1.0001f - dy * dy;
         if (reach2 < 0.f) continue;
-        const float reach = sqrtf(reach2);
-        // Clamped before the int conversion, which is then defined.
-        const float lo = fminf(fmaxf((c.shape.x - reach) * w, -2.f), w + 2.f);
-        const float hi = fminf(fmaxf((c.shape.x + reach) * w, -2.f), w + 2.f);
-        const int first = max(static_cast<int>(floorf(lo)) - 1 - tile_x, x0);
-        const int last = min(static_cast<int>(floorf(hi)) + 1 - tile_x, x1 - 1);
+        // A reach past float32's range (inf, or NaN where both squares overflow, as they do in the
+        // reference's test, which then covers every pixel of its box) takes the row's whole span.
+        int first = x0, last = x1 - 1;
+        if (reach2 <= 3.402823466e38f) {
+            const float reach = sqrtf(reach2);
+            // Clamped before the int conversion, which is then defined.
+            const float lo = fminf(fmaxf((c.shape.x - reach) * w, -2.f), w + 2.f);
+            const float hi = fminf(fmaxf((c.shape.x + reach) * w, -2.f), w + 2.f);
+            first = max(static_cast<int>(floorf(lo)) - 1 - tile_x, x0);
+            last = min(static_cast<int>(floorf(hi)) + 1 - tile_x, x1 - 1);
+        }
         for (int cell = row * CELLS_X + first / CELL_W; cell <= row * CELLS_X + last / CELL_W && first <= last; ++cell) {
             atomicOr(word + cell * BATCH_WORDS, bit);
             atomicOr(filled + cell, word_bit);

@@ -50,7 +50,7 @@ def warp_skips(strategy: Strategy, scene: DeviceScene, image, clear: tuple) -> n
         raise RendererUnavailable(f"warp-skip: the warps of tile-warp skip circles; {strategy.choice.label()} has none")
     if strategy.choice.option("walk") == "cell":
         raise RendererUnavailable(
-            f"warp-skip: {strategy.choice.label()} walks its circles by cells of 4 lanes, not by warps"
+            f"warp-skip: {strategy.choice.label()} walks its circles by cells of lanes, not by warps"
         )
     height, width = image.shape[:2]
     region_w, region_h = warp_region(strategy.pixels)

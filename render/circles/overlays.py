@@ -62,7 +62,7 @@ def overlay_problem(name: str, rule: VariantChoice) -> str | None:
             "(name a tile-warp variant)"
         )
     if name == "warp-skip" and dict(rule.options).get("walk") == "cell":
-        return f"warp-skip: {rule.label()} walks its circles by cells of 4 lanes, not by warps (name walk=warp)"
+        return f"warp-skip: {rule.label()} walks its circles by cells of lanes, not by warps (name walk=warp)"
     if VARIANTS[rule.name].launch == "user-file" and name in ("candidates", "cycles"):
         return f"{name}: not known for {rule.label()}, whose binning and blocks are its own"
     return None

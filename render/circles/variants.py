@@ -95,8 +95,8 @@ VARIANTS = VariantTable(
                     "CELLS",
                     {"warp": 0, "cell": 1},
                     about="who walks a staged circle: the whole warp, over every pixel of its region the circle "
-                    "touches (circles that cover the region skip the test), or each cell of 4 lanes (an eighth "
-                    "of a tile's side by 4 or 8 pixels), over the circles that may cover its pixels, from bit "
+                    "touches (circles that cover the region skip the test), or each cell of lanes (4 lanes of 4 "
+                    "pixels at tile 32, 8 of 8 at 64), over the circles that may cover its pixels, from bit "
                     "lists built per batch in shared memory (cheaper for circles a few pixels wide)",
                 ),
                 "bins": Option(

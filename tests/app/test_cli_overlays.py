@@ -86,7 +86,7 @@ def test_warp_skip_of_tile_warp_walked_by_cells_is_refused_before_the_render(tmp
     args = ("--overlay", "warp-skip", "--backend", "cpu", "--binning", "tile-warp:walk=cell")
     result = run_main("render", "--scene", "rgb", "--size", "32", *args, cwd=tmp_path)
     assert result.returncode == 2 and "rendering" not in result.stderr
-    said = "warp-skip: tile-warp:bins=on,tile=32,walk=cell walks its circles by cells of 4 lanes, not by warps"
+    said = "warp-skip: tile-warp:bins=on,tile=32,walk=cell walks its circles by cells of lanes, not by warps"
     assert result.stderr.strip().splitlines()[-1] == f"error: {said} (name walk=warp)"
     assert not list(tmp_path.iterdir())
 

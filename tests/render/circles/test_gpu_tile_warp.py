@@ -159,3 +159,21 @@ def test_not_a_multiple_of_tile_and_snowflakes(reference_frame, gpu_frame):
         for size in (100, 257, 1000):
             assert compare_images(reference_frame("rand10k", size), gpu_frame("rand10k", variant, size)).passed
         assert compare_images(reference_frame("snowsingle", 257), gpu_frame("snowsingle", variant, 257)).passed
+
+
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:walk=cell", "tile-warp:tile=64,walk=cell,bins=off"])
+def test_discs_whose_squares_overflow_float32_cover_their_whole_box(variant):
+    """With r * r and the distance's squares infinite, the reference's test (inf <= inf) covers every
+    pixel of the circle's box, and a cell's reach (inf - inf) must too; at a width unlike the height."""
+    arrays = empty_arrays(3)
+    arrays["position"][:] = [[1e30, 1e30, 0.5], [0.5, -2e19, 0.5], [0.3, 0.6, 0.5]]
+    arrays["radius"][:] = [1e30, 3e19, 0.2]
+    arrays["color"][:] = [[0.9, 0.1, 0.2], [0.1, 0.8, 0.3], [0.2, 0.3, 0.9]]
+    scene = CircleScene("overflow", **arrays)
+    cpu, cuda = ReferenceRenderer(), CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    cpu.load(scene, 80, 48)
+    cuda.load(scene, 80, 48)
+    want = render_frame(cpu, 0)
+    assert not np.allclose(want[0, 0, :3], 1.0)  # the overflowing discs cover the corner
+    cuda.poison()
+    assert compare_images(want, render_frame(cuda, 0)).passed
