@@ -24,9 +24,9 @@
 // and dependent gathers; with -DENTRY_INDEX=1 (scenes of millions of circles) an entry is the
 // index alone, a quarter of the memory, and staging gathers x, y and r from the scene's arrays.
 //
-// Build with -DTILE=32|64, -DPIXELS=4|8, -DCELLS=0|1, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if every circle's
-// premultiplied color passes render.circles.tile_warp.fused_blend_is_exact), -DENTRY_INDEX=0|1; for
-// the overlays only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
+// Build with -DTILE=32|64, -DPIXELS=4|8, -DCELLS=0|1, -DSNOWFLAKE=0|1, -DFUSED=0|1 (1 only if
+// every circle's premultiplied color passes render.circles.tile_warp.fused_blend_is_exact),
+// -DENTRY_INDEX=0|1; for the overlays only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
 #include "block_scan.cuh"
 #include "circle_common.cuh"
 
@@ -42,9 +42,9 @@
 #define REGION_H (32 / REGION_W * PIXELS)
 #define WARPS_X (TILE / REGION_W)
 static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
-// A 32-pixel tile is held to 64 registers a thread, four blocks an SM (loading candidates a round
-// ahead took flat circles to 71 registers, three blocks, which was slower); a 64-pixel tile keeps
-// its 8 pixels a thread in registers at one block an SM.
+// A 32-pixel tile is held to 64 registers a thread, four blocks an SM: left free, the candidates
+// loaded a round ahead take more, three blocks an SM, which is slower. A 64-pixel tile keeps its 8
+// pixels a thread in registers at one block an SM.
 #define MIN_BLOCKS (TILE == 32 ? 4 : 1)
 #define CHUNK_WORDS (CHUNK / 32)
 static_assert(CHUNK_WORDS * 32 == CHUNK && CHUNK_WORDS == 32, "a warp reads a chunk's mask words, one per lane");
@@ -378,11 +378,11 @@ static_assert(REGION_W % CELL_W == 0 && CELLS_Y * CELL_H == TILE, "cells must ti
 static_assert(BATCH_WORDS <= 32, "a cell's filled words fit one word");
 
 // Marks staged circle s (c) in the list of every cell of the tile at (tile_x, tile_y) (its first
-// pixel) holding a pixel center the disc may cover, and the list's word in the cell's `filled`
-// word (bit 31 - s / 32), so that the walk skips a list's empty words in one step. A cell row at a time, the disc's reach across
-// the row is taken from the row's pixel center nearest the circle's center, with a margin on the
-// squared radius and a pixel on each side, so that rounding never drops a covered pixel; the
-// reference's own pixel box bounds it.
+// pixel) holding a pixel center the disc may cover, and the list's word in the cell's `filled` word
+// (bit 31 - s / 32), so that the walk skips a list's empty words in one step. A cell row at a time,
+// the disc's reach across the row is taken from the row's pixel center nearest the circle's center,
+// with a margin on the squared radius and a pixel on each side, so that rounding never drops a
+// covered pixel; the reference's own pixel box bounds it.
 __device__ __forceinline__ void mark_cells(const Staged& c, int s, int tile_x, int tile_y, int width, int height,
                                            unsigned* cells, unsigned* filled) {
     int x0, x1, y0, y1;
@@ -506,9 +506,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             if (hit && SNOWFLAKE) c.paint = circle_paint(look);
         }
         int total;
-        // A flat circle's paint is made after the scan's barriers, so that its color arrives while
-        // the block meets (rand1M's blend 0.543 to 0.529 ms); a snowflake's at once (made after, it
-        // was slower).
+        // A flat circle's paint is made after the scan's barriers, so that its color's load overlaps
+        // the block's wait there; a snowflake's at once, which measured faster for snowflakes.
         const int slot = scan_warp_ballot<THREADS>(hit, t, scratch, total);
         if (hit) {
             if (!SNOWFLAKE) c.paint = circle_paint(look);
