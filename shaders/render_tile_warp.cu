@@ -19,7 +19,8 @@
 // chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a
 // block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32) of each bin it
 // touches in shared memory, so every bin's bits read in word order are its circles in index order:
-// the lists come out sorted by circle, as blending needs. An entry carries the circle's x, y and r
+// the lists come out sorted by circle, as blending needs; where the bins get few entries a chunk,
+// four threads a bin read only its words that hold any. An entry carries the circle's x, y and r
 // beside its index, so staging reads each candidate with one coalesced load instead of an index
 // and dependent gathers; with -DENTRY_INDEX=1 (scenes of millions of circles) an entry is the
 // index alone, a quarter of the memory, and staging gathers x, y and r from the scene's arrays.
@@ -158,26 +159,105 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
     if (t == 0) bin_start[bins] = *entries_seen = carried;
 }
 
+// Threads a bin where the bins are sparse, each reading a quarter of the bin's mask words.
+#define EMIT_LANES (CHUNK / MAX_BINS)
+#define EMIT_WORDS (CHUNK_WORDS / EMIT_LANES)
+static_assert(EMIT_LANES * EMIT_WORDS == CHUNK_WORDS && 32 % EMIT_LANES == 0, "a bin's threads share a warp");
+
+// A chunk's bins, in the shared memory of emit_bin_entries: bit (k % 32) of word (k / 32) of
+// words[bin * CHUNK_WORDS ...] says that circle k touches the bin; bit w of filled[bin] that word w
+// has a bit (kept only for sparse bins); running[bin] is the bin's next position in the lists.
+struct ChunkBins {
+    unsigned* words;
+    unsigned* filled;
+    long long* running;
+};
+
+// The entries of the chunk's circles in `word` (bit j: circle w * 32 + j), written from list
+// position `at` on; returns the position after them.
+__device__ __forceinline__ long long emit_word(unsigned word, int w, long long at, long long capacity,
+                                               const float3* shapes, int first, BinEntry* lists) {
+    for (; word; word &= word - 1, ++at) {
+        const int k = w * 32 + __ffs(word) - 1;
+        if (at < capacity) lists[at] = make_entry(shapes[k], first + k);
+    }
+    return at;
+}
+
+// A warp a bin, a word a lane: every word of every bin is read, and cleared for the next chunk.
+__device__ __forceinline__ void emit_by_warps(ChunkBins bins, int local, int t, long long capacity,
+                                              const float3* shapes, int first, BinEntry* lists) {
+    const int lane = t & 31;
+    for (int b = t >> 5; b < local; b += CHUNK / 32) {
+        const unsigned word = bins.words[b * CHUNK_WORDS + lane];
+        bins.words[b * CHUNK_WORDS + lane] = 0;
+        const int n = __popc(word);
+        const int inclusive = warp_inclusive_sum(n, lane);
+        emit_word(word, lane, bins.running[b] + inclusive - n, capacity, shapes, first, lists);
+        // Every lane has read running[b] once all reach this shuffle; only this warp touches bin b.
+        const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+        if (lane == 0) bins.running[b] += total;
+    }
+}
+
+// EMIT_LANES neighbouring threads a bin, each reading only the filled words of its share: they
+// count their entries, then each writes its own after the shares before it.
+__device__ __forceinline__ void emit_sparse(ChunkBins bins, int local, int t, long long capacity,
+                                            const float3* shapes, int first, BinEntry* lists) {
+    const int b = t / EMIT_LANES, share = t % EMIT_LANES;
+    unsigned which = 0;
+    if (b < local) which = bins.filled[b] & (((1u << EMIT_WORDS) - 1) << (share * EMIT_WORDS));
+    int n = 0;
+    for (unsigned rest = which; rest; rest &= rest - 1) n += __popc(bins.words[b * CHUNK_WORDS + __ffs(rest) - 1]);
+    int inclusive = n;
+    for (int offset = 1; offset < EMIT_LANES; offset <<= 1) {
+        const int left = __shfl_up_sync(0xffffffffu, inclusive, offset, EMIT_LANES);
+        if (share >= offset) inclusive += left;
+    }
+    const int total = __shfl_sync(0xffffffffu, inclusive, EMIT_LANES - 1, EMIT_LANES);
+    long long at = b < local ? bins.running[b] + inclusive - n : 0;
+    __syncwarp();  // every thread of the bin has read running[b] and filled[b]
+    if (b < local && share == 0) {
+        bins.running[b] += total;
+        bins.filled[b] = 0;
+    }
+    // Each word is cleared as it is read, ready for the next chunk.
+    for (; which; which &= which - 1) {
+        const int w = __ffs(which) - 1;
+        const unsigned word = bins.words[b * CHUNK_WORDS + w];
+        bins.words[b * CHUNK_WORDS + w] = 0;
+        at = emit_word(word, w, at, capacity, shapes, first, lists);
+    }
+}
+
 // The block's entries in the bins of its group, in list order, from the same chunks as
 // count_bin_entries (positions at or past `capacity` are dropped; the blend kernel then ignores
-// the lists). Inside a chunk, circle k marks bit (k % 32) of word (k / 32) of each bin it touches
-// in a shared mask, and a warp per bin reads the bin's words in order.
+// the lists). Inside a chunk, each circle marks its bins (ChunkBins), and each bin's words are
+// read in order: by a warp a bin, or (sparse != 0: scenes of a few entries a bin a chunk, whose
+// words are mostly empty, so that a warp's pass over all of them would cost more than the entries)
+// by EMIT_LANES threads a bin that read only the filled ones.
 extern "C" __global__ void __launch_bounds__(CHUNK)
     emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
                      int bin_size, int bins_x, int bins, int chunks_per_block, int group,
-                     const long long* within, const long long* bin_start, long long capacity, BinEntry* lists) {
-    __shared__ unsigned mask[MAX_BINS * CHUNK_WORDS];
-    __shared__ long long running[MAX_BINS];  // the bin's next position in the lists
-    __shared__ float3 shapes[CHUNK];         // the chunk's (x, y, r), for its entries
+                     const long long* within, const long long* bin_start, long long capacity, int sparse,
+                     BinEntry* lists) {
+    __shared__ unsigned words[MAX_BINS * CHUNK_WORDS];
+    __shared__ unsigned filled[MAX_BINS];
+    __shared__ long long running[MAX_BINS];
+    __shared__ float3 shapes[CHUNK];  // the chunk's (x, y, r), for its entries
+    const ChunkBins chunk_bins = {words, filled, running};
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     int lo;
     const int local = group_bins(bins, group, lo);
     // A bin's first entry from this block: after the lists before it, and after the bin's entries
     // from the blocks before this one.
-    if (t < local) running[t] = bin_start[lo + t] + within[(lo + t) * gridDim.x + blockIdx.x];
-    for (int k = t; k < local * CHUNK_WORDS; k += CHUNK) mask[k] = 0;
+    if (t < local) {
+        running[t] = bin_start[lo + t] + within[(lo + t) * gridDim.x + blockIdx.x];
+        filled[t] = 0;
+    }
+    for (int k = t; k < local * CHUNK_WORDS; k += CHUNK) words[k] = 0;
     __syncthreads();
-    const unsigned bit = 1u << lane;
+    const unsigned bit = 1u << lane, warp_bit = 1u << warp;
     for (int c = 0; c < chunks_per_block; ++c) {
         const int first = (blockIdx.x * chunks_per_block + c) * CHUNK;
         if (first >= count) break;
@@ -185,25 +265,16 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
             const float3 shape = make_float3(position[3 * (first + t)], position[3 * (first + t) + 1],
                                              radius[first + t]);
             shapes[t] = shape;
-            for_each_bin(shape.x, shape.y, shape.z, width, height, bin_size, bins_x, lo, lo + local,
-                         [&](int bin) { atomicOr(&mask[bin * CHUNK_WORDS + warp], bit); });
+            for_each_bin(shape.x, shape.y, shape.z, width, height, bin_size, bins_x, lo, lo + local, [&](int bin) {
+                atomicOr(&words[bin * CHUNK_WORDS + warp], bit);
+                if (sparse) atomicOr(&filled[bin], warp_bit);
+            });
         }
         __syncthreads();
-        // Each word is cleared as it is read, ready for the next chunk.
-        for (int b = warp; b < local; b += CHUNK / 32) {
-            unsigned word = mask[b * CHUNK_WORDS + lane];
-            mask[b * CHUNK_WORDS + lane] = 0;
-            const int n = __popc(word);
-            const int inclusive = warp_inclusive_sum(n, lane);
-            long long at = running[b] + inclusive - n;
-            for (; word; word &= word - 1, ++at) {
-                const int k = lane * 32 + __ffs(word) - 1;
-                if (at < capacity) lists[at] = make_entry(shapes[k], first + k);
-            }
-            // Every lane has read running[b] once all reach this shuffle; only this warp touches bin b.
-            const int total = __shfl_sync(0xffffffffu, inclusive, 31);
-            if (lane == 0) running[b] += total;
-        }
+        if (sparse)
+            emit_sparse(chunk_bins, local, t, capacity, shapes, first, lists);
+        else
+            emit_by_warps(chunk_bins, local, t, capacity, shapes, first, lists);
         __syncthreads();
     }
 }

@@ -44,6 +44,7 @@ class TileWarp(Strategy):
         self.tiles_per_bin, self.bins_x, bins_y = tile_warp_bins(width, height, self.tile)
         self.bins = self.bins_x * bins_y
         chunks = -(-scene.count // CHUNK)
+        self.chunks = chunks
         chunks_per_block = max(1, -(-chunks // self.BLOCKS_WANTED))
         self.bin_blocks = max(1, -(-chunks // chunks_per_block))
         processors = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["multiProcessorCount"]
@@ -55,6 +56,7 @@ class TileWarp(Strategy):
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
         self.lists = self._entries(1)
         self.capacity = 0
+        self.sparse_emit = False
         # A still scene bins the same entries every frame: room for them and no more. Moving
         # circles get a quarter more, so that most frames fit without growing.
         self._moving = scene.animation != "none"
@@ -91,7 +93,9 @@ class TileWarp(Strategy):
         }
         if self.use_bins:
             self._count_entries()
-            self._grow(int(self.bin_total.sum()))
+            entries = int(self.bin_total.sum())
+            self.sparse_emit = sparse_bins(entries, self.bins, self.chunks)
+            self._grow(entries)
             self._capture_binning()
 
     @property
@@ -139,7 +143,14 @@ class TileWarp(Strategy):
         self._kernels["emit_bin_entries"](
             (self.bin_blocks, self.bin_groups),
             (CHUNK,),
-            (*self._geometry, self.within, self.bin_start, np.int64(self.capacity), self.lists),
+            (
+                *self._geometry,
+                self.within,
+                self.bin_start,
+                np.int64(self.capacity),
+                np.int32(self.sparse_emit),
+                self.lists,
+            ),
         )
 
     def _capture_binning(self) -> None:
@@ -195,6 +206,13 @@ def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     ):
         tiles_per_bin *= 2
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
+
+
+def sparse_bins(entries: int, bins: int, chunks: int) -> bool:
+    """Whether emit_bin_entries reads only each bin's filled mask words (four threads a bin) rather
+    than all of them (a warp a bin): where a bin gets at most SPARSE_BIN_ENTRIES entries from a
+    chunk of circles on average, as at ``entries`` over ``bins`` bins and ``chunks`` chunks."""
+    return entries <= constants.SPARSE_BIN_ENTRIES * bins * chunks
 
 
 def bin_group(bins_x: int, bins_y: int, bin_blocks: int, processors: int) -> int:

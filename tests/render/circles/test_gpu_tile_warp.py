@@ -1,6 +1,7 @@
 """tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
 entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
-coarser than two tiles, and an animated scene whose lists grow."""
+coarser than two tiles, an animated scene whose lists grow, and sparse bins' emission against a warp
+a bin's."""
 
 import numpy as np
 import pytest
@@ -177,3 +178,42 @@ def test_discs_whose_squares_overflow_float32_cover_their_whole_box(variant):
     assert not np.allclose(want[0, 0, :3], 1.0)  # the overflowing discs cover the corner
     cuda.poison()
     assert compare_images(want, render_frame(cuda, 0)).passed
+
+
+@pytest.mark.parametrize(
+    "name, size, widest, index_entries",
+    [
+        ("micro2M", 1024, 128, False),  # the scene the sparse path is for
+        ("rand1M", 1000, 128, True),  # entries of the index alone, the last row and column of bins cut
+        ("rand100k", 256, 128, False),  # dense bins: a warp a bin where the threshold picks
+        ("rand10k", 1024, 32, False),  # 4 groups of bins
+        ("biglittle", 1056, 32, False),  # 5 groups, the last of 65 bins; some bins get every circle
+        ("snowsingle", 512, 128, True),
+        ("bouncingballs", 1024, 128, False),  # binned where the circles have moved to
+    ],
+)
+def test_sparse_bins_emit_the_lists_that_a_warp_a_bin_does(
+    monkeypatch, reference_frame, poisoned_allocations, name, size, widest, index_entries
+):
+    """Four threads a bin reading only its filled words write, entry for entry, the lists that a
+    warp reading every word of the bin writes, and the frames are the reference's."""
+    import cupy
+
+    monkeypatch.setattr("render.circles.constants.BIN_PIXELS", widest)
+    if index_entries:
+        monkeypatch.setattr("render.circles.constants.INDEX_ENTRIES_FROM", 1)
+    lists = []
+    for sparse_up_to in (0, 1 << 30):
+        monkeypatch.setattr("render.circles.constants.SPARSE_BIN_ENTRIES", sparse_up_to)
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+        renderer.load(build_scene(name), size, size)
+        strategy = renderer.strategy
+        assert strategy.sparse_emit == (sparse_up_to > 0)
+        strategy.lists.view(cupy.int32).fill(-1)
+        frame = 2 if renderer.animated else 0
+        renderer.poison()
+        assert compare_images(reference_frame(name, size, frame), render_frame(renderer, frame)).passed
+        entries = strategy._entries_last_seen()
+        assert 0 < entries <= strategy.capacity
+        lists.append(cupy.asnumpy(strategy.lists[:entries].view(cupy.int32)))
+    assert np.array_equal(lists[0], lists[1])
