@@ -1,12 +1,13 @@
 """tile-warp's bins: squares of tiles, a power of two per side, as few as one binning block holds
 unless they would grow wider than BIN_PIXELS; binning blocks take them in groups of whole rows, at
 most MAX_BINS, smaller where fewer chunks of circles than multiprocessors would leave the GPU idle
-(the GPU side: test_gpu_tile_warp.py)."""
+(the GPU side: test_gpu_tile_warp.py); emission reads only the filled words of bins that get few
+entries a chunk."""
 
 import pytest
 
-from render.circles.constants import BIN_PIXELS, MAX_BINS
-from render.circles.tile_warp import bin_group, tile_warp_bins
+from render.circles.constants import BIN_PIXELS, MAX_BINS, SPARSE_BIN_ENTRIES
+from render.circles.tile_warp import bin_group, sparse_bins, tile_warp_bins
 
 
 @pytest.mark.parametrize(
@@ -53,3 +54,18 @@ def test_bin_groups_are_whole_rows_sized_to_fill_the_multiprocessors(bins_x, bin
     assert group <= MAX_BINS and (group % bins_x == 0 or bins_x > MAX_BINS)
     if group > bins_x:  # a row fewer a group would take the grid past a block per multiprocessor
         assert bin_blocks * -(-bins_x * bins_y // (group - bins_x)) > 132 or group == MAX_BINS
+
+
+@pytest.mark.parametrize(
+    "entries, bins, chunks, sparse",
+    [
+        (2_122_309, 256, 1954, True),  # micro2M at 1024 (its bounding boxes): about 4 a bin a chunk
+        (1_812_001, 256, 977, True),  # rand1M: about 7
+        (646_431, 256, 98, False),  # rand100k: about 26
+        (SPARSE_BIN_ENTRIES * 256 * 10, 256, 10, True),  # the threshold itself is sparse
+        (SPARSE_BIN_ENTRIES * 256 * 10 + 1, 256, 10, False),
+        (0, 256, 1, True),
+    ],
+)
+def test_bins_of_few_entries_a_chunk_are_emitted_sparse(entries, bins, chunks, sparse):
+    assert sparse_bins(entries, bins, chunks) == sparse
