@@ -18,7 +18,9 @@ BIN_ENTRY_FLOATS = 4  # a bin-list entry: float x, y, r and the circle's int ind
 # From this many circles tile-warp's bin entries are the circle's index alone (4 bytes, not 16): the
 # lists of 10^7 circles and more are where device memory goes. Python's alone: a scene define.
 INDEX_ENTRIES_FROM = 1 << 22
-# Mean entries a tile-warp bin gets from a chunk at most where its binning reads only filled words.
+# Where tile-warp's bins get at most this many entries from a chunk of circles on average, its binning
+# reads only each bin's filled mask words, four threads a bin; elsewhere a warp reads all of a bin's
+# words. Python's alone: a kernel argument, chosen from the counts at load.
 SPARSE_BIN_ENTRIES = 12
 # Pixels across the region of a tile-warp warp: its lanes make rows of this many columns of PIXELS
 # pixels, so a region is WARP_REGION_WIDTH x (32 / WARP_REGION_WIDTH * PIXELS) pixels.
