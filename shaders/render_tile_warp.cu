@@ -162,7 +162,8 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
 // Threads a bin where the bins are sparse, each reading a quarter of the bin's mask words.
 #define EMIT_LANES (CHUNK / MAX_BINS)
 #define EMIT_WORDS (CHUNK_WORDS / EMIT_LANES)
-static_assert(EMIT_LANES * EMIT_WORDS == CHUNK_WORDS && 32 % EMIT_LANES == 0, "a bin's threads share a warp");
+static_assert(EMIT_LANES * EMIT_WORDS == CHUNK_WORDS && 32 % EMIT_LANES == 0 && EMIT_WORDS < 32,
+              "a bin's threads share a warp, each a part of its words");
 
 // A chunk's bins, in the shared memory of emit_bin_entries: bit (k % 32) of word (k / 32) of
 // words[bin * CHUNK_WORDS ...] says that circle k touches the bin; bit w of filled[bin] that word w

@@ -217,3 +217,30 @@ def test_sparse_bins_emit_the_lists_that_a_warp_a_bin_does(
         assert 0 < entries <= strategy.capacity
         lists.append(cupy.asnumpy(strategy.lists[:entries].view(cupy.int32)))
     assert np.array_equal(lists[0], lists[1])
+
+
+@pytest.mark.parametrize("name, size", [("micro2M", 1024), ("rand100k", 256)])
+def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, reference_frame, name, size):
+    """Lists shorter than their entries: both emissions write the same first `capacity` entries and
+    drop the rest, and the frame, drawn from every circle, is the reference's."""
+    import cupy
+
+    lists = []
+    for sparse_up_to in (0, 1 << 30):
+        monkeypatch.setattr("render.circles.constants.SPARSE_BIN_ENTRIES", sparse_up_to)
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+        renderer.load(build_scene(name), size, size)
+        strategy = renderer.strategy
+        assert strategy.sparse_emit == (sparse_up_to > 0)
+        entries = int(strategy.bin_total.sum())
+        strategy.capacity = entries // 2
+        strategy.lists.view(cupy.int32).fill(-1)
+        renderer.poison()
+        assert compare_images(reference_frame(name, size), render_frame(renderer, 0)).passed
+        assert strategy._entries_last_seen() == entries
+        kept = cupy.asnumpy(strategy.lists.view(cupy.int32))
+        written = kept[: entries // 2]
+        assert (written != -1).all()  # every field of every entry below the capacity (x, y, r are finite)
+        assert (kept[entries // 2 :] == -1).all()  # nothing past it
+        lists.append(written)
+    assert np.array_equal(lists[0], lists[1])
