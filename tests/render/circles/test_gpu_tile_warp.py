@@ -180,6 +180,20 @@ def test_discs_whose_squares_overflow_float32_cover_their_whole_box(variant):
     assert compare_images(want, render_frame(cuda, 0)).passed
 
 
+def _both_emissions(monkeypatch, name, size):
+    """tile-warp loaded on the built-in scene `name` at `size`, its bin lists emitted by a warp a bin,
+    then by four threads a bin; yields each renderer with its lists filled with -1."""
+    import cupy
+
+    for sparse_up_to in (0, 1 << 30):
+        monkeypatch.setattr("render.circles.constants.SPARSE_BIN_ENTRIES", sparse_up_to)
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+        renderer.load(build_scene(name), size, size)
+        assert renderer.strategy.sparse_emit == (sparse_up_to > 0)
+        renderer.strategy.lists.view(cupy.int32).fill(-1)
+        yield renderer
+
+
 @pytest.mark.parametrize(
     "name, size, widest, index_entries",
     [
@@ -203,13 +217,8 @@ def test_sparse_bins_emit_the_lists_that_a_warp_a_bin_does(
     if index_entries:
         monkeypatch.setattr("render.circles.constants.INDEX_ENTRIES_FROM", 1)
     lists = []
-    for sparse_up_to in (0, 1 << 30):
-        monkeypatch.setattr("render.circles.constants.SPARSE_BIN_ENTRIES", sparse_up_to)
-        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
-        renderer.load(build_scene(name), size, size)
+    for renderer in _both_emissions(monkeypatch, name, size):
         strategy = renderer.strategy
-        assert strategy.sparse_emit == (sparse_up_to > 0)
-        strategy.lists.view(cupy.int32).fill(-1)
         frame = 2 if renderer.animated else 0
         renderer.poison()
         assert compare_images(reference_frame(name, size, frame), render_frame(renderer, frame)).passed
@@ -226,15 +235,10 @@ def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, refer
     import cupy
 
     lists = []
-    for sparse_up_to in (0, 1 << 30):
-        monkeypatch.setattr("render.circles.constants.SPARSE_BIN_ENTRIES", sparse_up_to)
-        renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
-        renderer.load(build_scene(name), size, size)
+    for renderer in _both_emissions(monkeypatch, name, size):
         strategy = renderer.strategy
-        assert strategy.sparse_emit == (sparse_up_to > 0)
         entries = int(strategy.bin_total.sum())
         strategy.capacity = entries // 2
-        strategy.lists.view(cupy.int32).fill(-1)
         renderer.poison()
         assert compare_images(reference_frame(name, size), render_frame(renderer, 0)).passed
         assert strategy._entries_last_seen() == entries
