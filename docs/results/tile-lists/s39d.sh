@@ -1,0 +1,22 @@
+# Tile lists from bins of 2 x 2 tiles (branch tile-lists: O; O1 = O without two blocks an SM forced on the emission)
+# against main (M): bench --variants auto interleaved, twice each; ncu on micro2M binning (M, O); in O: check 1024, GPU tests.
+source .gpu/setup.sh
+R=$OUT/r; mkdir -p $R; export PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
+nvidia-smi --query-gpu=name --format=csv,noheader
+B=.gpu/s39
+tree() { cp $B/$1/render_tile_warp.cu shaders/; cp $B/$1/tile_warp.py $B/$1/overlays.py $B/$1/constants.py render/circles/; }
+for i in 1 2; do for T in M O O1; do tree $T
+timeout -s KILL 100 python3 main.py bench --variants auto --json $R/bench-$T-$i.json > $R/bench-$T-$i.txt 2>&1; echo bench $T $i rc $?
+grep -E "^(rgb|rand|pattern|snow|big|micro)" $R/bench-$T-$i.txt | awk '{print $1, $3, $8, $9}' | tr '\n' ';'; echo
+done; done
+for T in M O O1; do tree $T
+timeout 60 /usr/local/cuda/bin/ncu --kernel-name regex:"emit_bin|count_bin" --launch-count 4 --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
+  python3 main.py render --scene micro2M --size 1024 --variant tile-warp:walk=cell --out /tmp/m.png --overwrite > $R/ncu-micro2m-$T.txt 2>&1; echo ncu $T rc $?
+grep -E "^  [a-z_]+ \(|Duration" $R/ncu-micro2m-$T.txt | paste - - | awk '{print $1, $2, $NF}'
+done
+tree O; SECONDS=0
+timeout -s KILL 150 python3 main.py check --size 1024 > $R/check-1024.txt 2>&1; echo check rc $? ${SECONDS}s; tail -1 $R/check-1024.txt; grep -i fail $R/check-1024.txt | head
+SECONDS=0
+timeout -s KILL 200 python3 -m pytest -q -p no:cacheprovider -p no:benchmark -n 8 --timeout 190 -m gpu tests/render/circles/test_gpu_tile_warp.py tests/render/circles/test_gpu_overlays.py -k "tile_warp or candidates" > $R/gpu-tile-warp.txt 2>&1; echo tile-warp tests rc $? ${SECONDS}s; tail -1 $R/gpu-tile-warp.txt
+grep -E "^FAILED|Error" $R/gpu-tile-warp.txt | head -20
+cd $OUT && tar czf r.tgz r && rm -rf r
