@@ -11,9 +11,8 @@
 //
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
-// bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin,
-// start_bin_lists places each bin's list after the lists before it, emit_bin_entries writes the
-// lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
+// bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin and
+// places each bin's list after the lists before it, emit_bin_entries writes the lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
 // memory), blockIdx.y naming the group: each group's blocks read every circle of their chunks again
 // and keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
 // chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a
@@ -47,6 +46,9 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 // loaded a round ahead take more, three blocks an SM, which is slower. A 64-pixel tile keeps its 8
 // pixels a thread in registers at one block an SM.
 #define MIN_BLOCKS (TILE == 32 ? 4 : 1)
+// Two binning blocks an SM (32 registers a thread): at one, 245 blocks of a million circles or more
+// run in two waves on an H100's 132 SMs.
+#define BINNING_BLOCKS 2
 #define CHUNK_WORDS (CHUNK / 32)
 static_assert(CHUNK_WORDS * 32 == CHUNK && CHUNK_WORDS == 32, "a warp reads a chunk's mask words, one per lane");
 
@@ -79,80 +81,102 @@ __device__ __forceinline__ int entry_circle(BinEntry e, const float*, const floa
 
 // ---- Binning ------------------------------------------------------------------------------
 
-// Calls visit(bin - lo) for every bin in [lo, hi) that circle (cx, cy, r) touches, in no
-// particular order. Bins are bin_size-pixel squares, bins_x to a row, numbered row by row.
+// The bins a binning block keeps: those of its group (blockIdx.y, `group` <= MAX_BINS consecutive
+// bins), [lo, hi), which lie in bin rows [row_first, row_last]. Bins are (1 << shift)-pixel
+// squares, bins_x to a row, numbered row by row; the shift spares an integer division per bin
+// bound and circle, which would otherwise take most of the binning's instructions.
+struct BinGroup {
+    int lo, hi, row_first, row_last, shift, bins_x;
+};
+
+__device__ __forceinline__ BinGroup group_bins(int bins, int bins_x, int group, int shift) {
+    BinGroup g;
+    g.lo = blockIdx.y * group;
+    g.hi = min(g.lo + group, bins);
+    g.row_first = g.lo / bins_x;
+    g.row_last = (g.hi - 1) / bins_x;
+    g.shift = shift;
+    g.bins_x = bins_x;
+    return g;
+}
+
+// Calls visit(bin - g.lo) for every bin of the group that circle (cx, cy, r) touches, in no
+// particular order.
 template <typename Visit>
-__device__ __forceinline__ void for_each_bin(float cx, float cy, float r, int width, int height, int bin_size,
-                                             int bins_x, int lo, int hi, Visit visit) {
+__device__ __forceinline__ void for_each_bin(float cx, float cy, float r, int width, int height, const BinGroup& g,
+                                             Visit visit) {
     int x0, x1, y0, y1;
     pixel_span(cx, r, width, x0, x1);
     pixel_span(cy, r, height, y0, y1);
     if (x0 >= x1 || y0 >= y1) return;
-    const int row_first = max(y0 / bin_size, lo / bins_x);
-    const int row_last = min((y1 - 1) / bin_size, (hi - 1) / bins_x);
+    const int size = 1 << g.shift;
+    const int row_first = max(y0 >> g.shift, g.row_first);
+    const int row_last = min((y1 - 1) >> g.shift, g.row_last);
+    // Not unrolled: most circles reach one bin, and unrolled loops compute the boxes of the bins
+    // beside it ahead.
+#pragma unroll 1
     for (int by = row_first; by <= row_last; ++by)
-        for (int bx = x0 / bin_size; bx <= (x1 - 1) / bin_size; ++bx) {
-            const int bin = by * bins_x + bx;
-            if (bin >= lo && bin < hi &&
-                disc_in_box_exact(cx, cy, r, pixel_box(bx * bin_size, by * bin_size, bin_size, bin_size, width, height)))
-                visit(bin - lo);
+#pragma unroll 1
+        for (int bx = x0 >> g.shift; bx <= (x1 - 1) >> g.shift; ++bx) {
+            const int bin = by * g.bins_x + bx;
+            if (bin >= g.lo && bin < g.hi &&
+                disc_in_box_exact(cx, cy, r, pixel_box(bx * size, by * size, size, size, width, height)))
+                visit(bin - g.lo);
         }
-}
-
-// The bins of this block's group (blockIdx.y, `group` <= MAX_BINS bins a group): [lo, lo + the value
-// returned).
-__device__ __forceinline__ int group_bins(int bins, int group, int& lo) {
-    lo = blockIdx.y * group;
-    return min(group, bins - lo);
 }
 
 // Per bin of the block's group, how many entries the block's circles (chunks_per_block chunks of
 // CHUNK from blockIdx.x * chunks_per_block * CHUNK) make, into counts[bin * gridDim.x + block].
 // Counts need no order, so shared counters take the place of the emitting pass's bit masks.
-extern "C" __global__ void __launch_bounds__(CHUNK)
+extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
     count_bin_entries(const float* position, const float* radius, int count, int width, int height,
-                      int bin_size, int bins_x, int bins, int chunks_per_block, int group, int* counts) {
+                      int bin_shift, int bins_x, int bins, int chunks_per_block, int group, int* counts) {
     __shared__ int entries[MAX_BINS];
     const int t = threadIdx.x;
-    int lo;
-    const int local = group_bins(bins, group, lo);
+    const BinGroup g = group_bins(bins, bins_x, group, bin_shift);
+    const int local = g.hi - g.lo;
     if (t < local) entries[t] = 0;
     __syncthreads();
     const int first = blockIdx.x * chunks_per_block * CHUNK;
     const int end = min(first + chunks_per_block * CHUNK, count);
     for (int i = first + t; i < end; i += CHUNK)
-        for_each_bin(position[3 * i], position[3 * i + 1], radius[i], width, height, bin_size, bins_x, lo,
-                     lo + local, [&](int bin) { atomicAdd(&entries[bin], 1); });
+        for_each_bin(position[3 * i], position[3 * i + 1], radius[i], width, height, g,
+                     [&](int bin) { atomicAdd(&entries[bin], 1); });
     __syncthreads();
-    if (t < local) counts[(lo + t) * gridDim.x + blockIdx.x] = entries[t];
+    if (t < local) counts[(g.lo + t) * gridDim.x + blockIdx.x] = entries[t];
 }
 
 // A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
-// bin b from binning blocks before k; bin_total[b] = all of bin b's entries.
+// bin b from binning blocks before k; bin_total[b] = all of bin b's entries. The last block to
+// finish then places the lists, which saves the binning graph a launch: bin_start[b] = the entries
+// of the bins before b (each list follows the lists before it); bin_start[bins] and *entries_seen
+// (host memory, read by the host a frame later to grow the lists) = all entries. *finished counts
+// the blocks done; the last one sets it back to 0 for the next binning.
 extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
-    scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total) {
+    scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total, long long* bin_start,
+                    unsigned* finished, long long* entries_seen) {
     __shared__ long long warp_sums[33];
-    const int t = threadIdx.x, b = blockIdx.x;
+    __shared__ bool last;
+    const int t = threadIdx.x, b = blockIdx.x, bins = gridDim.x;
     long long total;
     const long long before = block_exclusive_sum<SCAN_BLOCKS>(
         t < blocks ? static_cast<long long>(counts[b * blocks + t]) : 0ll, t, warp_sums, total);
     if (t < blocks) within[b * blocks + t] = before;
-    if (t == 0) bin_total[b] = total;
-}
-
-// One block of CHUNK threads: bin_start[b] = the entries of the bins before b (each list follows
-// the lists before it); bin_start[bins] and *entries_seen (host memory, read by the host a frame
-// later to grow the lists) = all entries.
-extern "C" __global__ void __launch_bounds__(CHUNK)
-    start_bin_lists(const long long* bin_total, int bins, long long* bin_start, long long* entries_seen) {
-    __shared__ long long warp_sums[33];
-    const int t = threadIdx.x;
+    if (t == 0) {
+        bin_total[b] = total;
+        __threadfence();  // this bin's total is visible before the block counts as finished
+        last = atomicAdd(finished, 1u) == bins - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    if (t == 0) *finished = 0;
     long long carried = 0;
-    for (int base = 0; base < bins; base += CHUNK) {
+    for (int base = 0; base < bins; base += SCAN_BLOCKS) {
         long long all;
-        const long long value = base + t < bins ? bin_total[base + t] : 0ll;
-        const long long before = block_exclusive_sum<CHUNK>(value, t, warp_sums, all);
-        if (base + t < bins) bin_start[base + t] = carried + before;
+        // __ldcg: other blocks' totals, read from L2 rather than this SM's L1
+        const long long value = base + t < bins ? __ldcg(bin_total + base + t) : 0ll;
+        const long long placed = block_exclusive_sum<SCAN_BLOCKS>(value, t, warp_sums, all);
+        if (base + t < bins) bin_start[base + t] = carried + placed;
         carried += all;
         __syncthreads();  // the next segment's sum writes warp_sums again
     }
@@ -237,9 +261,9 @@ __device__ __forceinline__ void emit_sparse(ChunkBins bins, int local, int t, lo
 // read in order: by a warp a bin, or (sparse != 0: scenes of a few entries a bin a chunk, whose
 // words are mostly empty, so that a warp's pass over all of them would cost more than the entries)
 // by EMIT_LANES threads a bin that read only the filled ones.
-extern "C" __global__ void __launch_bounds__(CHUNK)
+extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
     emit_bin_entries(const float* position, const float* radius, int count, int width, int height,
-                     int bin_size, int bins_x, int bins, int chunks_per_block, int group,
+                     int bin_shift, int bins_x, int bins, int chunks_per_block, int group,
                      const long long* within, const long long* bin_start, long long capacity, int sparse,
                      BinEntry* lists) {
     __shared__ unsigned words[MAX_BINS * CHUNK_WORDS];
@@ -248,12 +272,12 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
     __shared__ float3 shapes[CHUNK];  // the chunk's (x, y, r), for its entries
     const ChunkBins chunk_bins = {words, filled, running};
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    int lo;
-    const int local = group_bins(bins, group, lo);
+    const BinGroup g = group_bins(bins, bins_x, group, bin_shift);
+    const int local = g.hi - g.lo;
     // A bin's first entry from this block: after the lists before it, and after the bin's entries
     // from the blocks before this one.
     if (t < local) {
-        running[t] = bin_start[lo + t] + within[(lo + t) * gridDim.x + blockIdx.x];
+        running[t] = bin_start[g.lo + t] + within[(g.lo + t) * gridDim.x + blockIdx.x];
         filled[t] = 0;
     }
     for (int k = t; k < local * CHUNK_WORDS; k += CHUNK) words[k] = 0;
@@ -266,7 +290,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK)
             const float3 shape = make_float3(position[3 * (first + t)], position[3 * (first + t) + 1],
                                              radius[first + t]);
             shapes[t] = shape;
-            for_each_bin(shape.x, shape.y, shape.z, width, height, bin_size, bins_x, lo, lo + local, [&](int bin) {
+            for_each_bin(shape.x, shape.y, shape.z, width, height, g, [&](int bin) {
                 atomicOr(&words[bin * CHUNK_WORDS + warp], bit);
                 if (sparse) atomicOr(&filled[bin], warp_bit);
             });

@@ -54,6 +54,7 @@ class TileWarp(Strategy):
         self.within = cupy.empty(self.bins * self.bin_blocks, cupy.int64)
         self.bin_total = cupy.empty(self.bins, cupy.int64)
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
+        self._scans_finished = cupy.zeros(1, cupy.uint32)  # scan_bin_counts' blocks done; back to 0 after
         self.lists = self._entries(1)
         self.capacity = 0
         self.sparse_emit = False
@@ -71,7 +72,7 @@ class TileWarp(Strategy):
             np.int32(scene.count),
             np.int32(width),
             np.int32(height),
-            np.int32(self.tile * self.tiles_per_bin),
+            np.int32(bin_shift(self.tile * self.tiles_per_bin)),
             np.int32(self.bins_x),
             np.int32(self.bins),
             np.int32(chunks_per_block),
@@ -89,7 +90,7 @@ class TileWarp(Strategy):
         self._allocate(scene, width, height)
         self._kernels = {
             name: self.module.get_function(name)
-            for name in ("count_bin_entries", "scan_bin_counts", "start_bin_lists", "emit_bin_entries")
+            for name in ("count_bin_entries", "scan_bin_counts", "emit_bin_entries")
         }
         if self.use_bins:
             self._count_entries()
@@ -106,7 +107,17 @@ class TileWarp(Strategy):
         grid = (self.bin_blocks, self.bin_groups)
         self._kernels["count_bin_entries"](grid, (CHUNK,), (*self._geometry, self.counts))
         self._kernels["scan_bin_counts"](
-            (self.bins,), (self.BLOCKS_WANTED,), (self.counts, np.int32(self.bin_blocks), self.within, self.bin_total)
+            (self.bins,),
+            (self.BLOCKS_WANTED,),
+            (
+                self.counts,
+                np.int32(self.bin_blocks),
+                self.within,
+                self.bin_total,
+                self.bin_start,
+                self._scans_finished,
+                self._entries_seen_on_device,
+            ),
         )
 
     def _grow(self, entries: int) -> None:
@@ -137,9 +148,6 @@ class TileWarp(Strategy):
 
     def _launch_binning(self) -> None:
         self._count_entries()
-        self._kernels["start_bin_lists"](
-            (1,), (CHUNK,), (self.bin_total, np.int32(self.bins), self.bin_start, self._entries_seen_on_device)
-        )
         self._kernels["emit_bin_entries"](
             (self.bin_blocks, self.bin_groups),
             (CHUNK,),
@@ -154,8 +162,8 @@ class TileWarp(Strategy):
         )
 
     def _capture_binning(self) -> None:
-        """Record the four binning launches as one CUDA graph: one host call per frame instead
-        of four (the GPU otherwise idles while the host launches the short scans)."""
+        """Record the three binning launches as one CUDA graph: one host call per frame instead
+        of three (the GPU otherwise idles while the host launches the short scan)."""
         import cupy
 
         stream = cupy.cuda.Stream(non_blocking=True)
@@ -206,6 +214,16 @@ def tile_warp_bins(width: int, height: int, tile: int) -> tuple[int, int, int]:
     ):
         tiles_per_bin *= 2
     return tiles_per_bin, -(-tiles_x // tiles_per_bin), -(-tiles_y // tiles_per_bin)
+
+
+def bin_shift(bin_pixels: int) -> int:
+    """log2 of a bin's side in pixels, which the binning kernels take instead of the side: a power of
+    two (tiles of 32 or 64 pixels, a power of two of them to a bin side), so that a shift finds a
+    pixel's bin."""
+    shift = bin_pixels.bit_length() - 1
+    if bin_pixels <= 0 or 1 << shift != bin_pixels:
+        raise ValueError(f"a bin side must be a power of two pixels, not {bin_pixels}")
+    return shift
 
 
 def sparse_bins(entries: int, bins: int, chunks: int) -> bool:

@@ -1,7 +1,7 @@
 """tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
 entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
-coarser than two tiles, an animated scene whose lists grow, and sparse bins' emission against a warp
-a bin's."""
+coarser than two tiles, an animated scene whose lists grow, each frame's list starts, and sparse bins'
+emission against a warp a bin's."""
 
 import numpy as np
 import pytest
@@ -19,16 +19,23 @@ from scenes.model import CircleScene, empty_arrays
 pytestmark = pytest.mark.gpu
 
 
+def _shorten_lists(strategy, capacity: int) -> None:
+    """Lists of ``capacity`` entries for the next frame: the host forgets the count the load's scan
+    reported, so the frame bins into them before any growth."""
+    strategy.capacity = capacity
+    np.frombuffer(strategy._entries_seen, np.int64, 1)[0] = 0
+
+
 def test_lists_that_overflow_render_exactly_then_grow(reference_frame):
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand100k"), 256, 256)
     strategy = renderer.strategy
-    strategy.capacity = 1000  # far fewer entries than rand100k makes at 256
+    _shorten_lists(strategy, 1000)  # far fewer entries than rand100k makes at 256
     want = reference_frame("rand100k", 256)
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed  # every circle is a candidate
     entries = strategy._entries_last_seen()
-    assert entries > 1000
+    assert entries > 1000 and strategy.capacity == 1000  # drawn from the short lists' fallback
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed
     assert strategy.capacity >= entries  # grown from the count the overflowing frame wrote
@@ -155,6 +162,31 @@ def test_growing_circles_keep_every_frame_exact():
     assert cuda.strategy.capacity > 4 * start
 
 
+@pytest.mark.parametrize("name, size, widest", [("bouncingballs", 1024, 128), ("bouncingballs", 2048, 32)])
+def test_each_frame_places_its_own_lists(monkeypatch, name, size, widest):
+    """The last block of the scan places the lists and sets the count of finished blocks back to 0,
+    so that every frame's scan places again: moving circles change the counts each frame, and each
+    frame's list starts are the running sum of that frame's totals (4,096 bins at 2048: sixteen
+    segments of the sum)."""
+    import cupy
+
+    monkeypatch.setattr("render.circles.constants.BIN_PIXELS", widest)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene(name), size, size)
+    strategy = renderer.strategy
+    starts = []
+    for frame in range(3):
+        strategy.bin_start.fill(-7)
+        render_frame(renderer, 0)  # one advance a call: the next frame
+        totals = cupy.asnumpy(strategy.bin_total)
+        start = cupy.asnumpy(strategy.bin_start)
+        assert int(strategy._scans_finished[0]) == 0
+        assert np.array_equal(start, np.concatenate([[0], np.cumsum(totals)])), frame
+        assert strategy._entries_last_seen() == start[-1]
+        starts.append(start)
+    assert not np.array_equal(starts[0], starts[2])  # the circles moved: other lists
+
+
 def test_not_a_multiple_of_tile_and_snowflakes(reference_frame, gpu_frame):
     for variant in ("tile-warp", "tile-warp:tile=64,bins=off", "tile-warp:walk=cell", "tile-warp:tile=64,walk=cell"):
         for size in (100, 257, 1000):
@@ -238,7 +270,7 @@ def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, refer
     for renderer in _both_emissions(monkeypatch, name, size):
         strategy = renderer.strategy
         entries = int(strategy.bin_total.sum())
-        strategy.capacity = entries // 2
+        _shorten_lists(strategy, entries // 2)
         renderer.poison()
         assert compare_images(reference_frame(name, size), render_frame(renderer, 0)).passed
         assert strategy._entries_last_seen() == entries

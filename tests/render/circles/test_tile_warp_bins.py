@@ -2,12 +2,12 @@
 unless they would grow wider than BIN_PIXELS; binning blocks take them in groups of whole rows, at
 most MAX_BINS, smaller where fewer chunks of circles than multiprocessors would leave the GPU idle
 (the GPU side: test_gpu_tile_warp.py); emission reads only the filled words of bins that get few
-entries a chunk."""
+entries a chunk; the kernels find a pixel's bin by a shift."""
 
 import pytest
 
 from render.circles.constants import BIN_PIXELS, MAX_BINS, SPARSE_BIN_ENTRIES
-from render.circles.tile_warp import bin_group, sparse_bins, tile_warp_bins
+from render.circles.tile_warp import bin_group, bin_shift, sparse_bins, tile_warp_bins
 
 
 @pytest.mark.parametrize(
@@ -69,3 +69,18 @@ def test_bin_groups_are_whole_rows_sized_to_fill_the_multiprocessors(bins_x, bin
 )
 def test_bins_of_few_entries_a_chunk_are_emitted_sparse(entries, bins, chunks, sparse):
     assert sparse_bins(entries, bins, chunks) == sparse
+
+
+@pytest.mark.parametrize("size", [1024, 2048, 4096, 8192, 1000, 1056, 333])
+@pytest.mark.parametrize("tile", [32, 64])
+def test_every_bin_side_is_a_power_of_two_the_kernels_shift_by(size, tile):
+    per_side = tile_warp_bins(size, size, tile)[0]
+    side = tile * per_side
+    assert 1 << bin_shift(side) == side
+    assert all(pixel >> bin_shift(side) == pixel // side for pixel in (0, side - 1, side, size - 1))
+
+
+@pytest.mark.parametrize("side", [0, -64, 48, 96, 1000])
+def test_a_bin_side_that_no_shift_gives_is_refused(side):
+    with pytest.raises(ValueError, match="power of two"):
+        bin_shift(side)
