@@ -1,0 +1,12 @@
+# Final, at 4f87362 (bins by a shift, two binning blocks an SM, list starts placed by the scan): bench --variants auto
+# twice, check 1024 (every variant, then the cell walks).
+source .gpu/setup.sh
+R=$OUT/r; mkdir -p $R; export PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
+nvidia-smi --query-gpu=name --format=csv,noheader
+for i in 1 2; do
+timeout -s KILL 100 python3 main.py bench --variants auto --json $R/bench-auto-$i.json > $R/bench-auto-$i.txt 2>&1; echo bench $i rc $?
+grep -E "^(rgb|rand|pattern|snow|big|micro)" $R/bench-auto-$i.txt | awk '{print $1, $3, $8, $9, $14}' | tr '\n' ';'; echo
+done
+SECONDS=0; timeout -s KILL 250 python3 main.py check --size 1024 > $R/check-1024.txt 2>&1; echo check rc $? ${SECONDS}s; tail -1 $R/check-1024.txt
+SECONDS=0; timeout -s KILL 200 python3 main.py check --size 1024 --variants tile-warp:walk=cell tile-warp:tile=64,walk=cell tile-warp:walk=cell,bins=off tile-warp:tile=64,walk=cell,bins=off > $R/check-1024-cells.txt 2>&1; echo check cells rc $? ${SECONDS}s; tail -1 $R/check-1024-cells.txt
+cd $OUT && tar czf r.tgz r && rm -rf r
