@@ -12,9 +12,10 @@
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
 // bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin and
-// places each bin's list after the lists before it, emit_bin_entries writes the lists. A binning block holds one group of `group` consecutive bins (at most MAX_BINS, in shared
-// memory), blockIdx.y naming the group: each group's blocks read every circle of their chunks again
-// and keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
+// places each bin's list after the lists before it, emit_bin_entries writes the lists. A binning
+// block holds one group of `group` consecutive bins (at most MAX_BINS, in shared memory),
+// blockIdx.y naming the group: each group's blocks read every circle of their chunks again and
+// keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
 // chunks, so that the binning still fills the GPU (render.circles.tile_warp.bin_group). Inside a
 // block, a 1024-circle chunk marks bit (circle % 32) of word (circle / 32 % 32) of each bin it
 // touches in shared memory, so every bin's bits read in word order are its circles in index order:
