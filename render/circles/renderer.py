@@ -6,6 +6,9 @@ The image is float32 (H, W, 4) on the GPU, row 0 = bottom.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from render.circles import measures
@@ -16,10 +19,12 @@ from render.circles.strategies import PerPixel, TileBlock, TileSort
 from render.circles.tile_warp import TileWarp
 from render.circles.user_kernel import UserKernel
 from render.circles.variants import VARIANTS
+from render.core.frame_graph import FrameGraphs, capture_graph, graphs_available
 from render.core.gpu import gpu_problem
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
+from render.core.nvtx import nvtx_on
 from render.core.renderer import NoGpu, Renderer, RendererUnavailable
-from render.core.timing import StageTimer
+from render.core.timing import StageMarks, StageTimer
 from render.core.variants import VariantChoice
 from scenes.model import CircleScene
 
@@ -32,6 +37,15 @@ STRATEGIES = {
     "tile-warp": TileWarp,
     "user-file": UserKernel,
 }
+
+
+@dataclass(frozen=True)
+class CapturedFrame:
+    """One frame's binning and blend as a CUDA graph (``cupy.cuda.graph.Graph``), and the stage
+    marks its launch makes."""
+
+    graph: Any
+    marks: StageMarks
 
 
 class CudaRenderer(Renderer):
@@ -64,6 +78,14 @@ class CudaRenderer(Renderer):
         if scene.animation != "none":
             load_circle_module("animate.cu")
         self.strategy.prepare(self.scene, width, height)
+        self._frames = None
+        if self.strategy.captures_frames and graphs_available():
+            self._frames = FrameGraphs(self._capture_frame)
+            # The protocol's frames, and the app's, render right after a clear: that frame is
+            # captured now, so that the first one launches a graph that is ready.
+            self._clear_due = True
+            self._frames.get(True, self.strategy.frame_key())
+            self._clear_due = False
 
     def poison(self) -> None:
         """Fill the image with NaN."""
@@ -102,21 +124,38 @@ class CudaRenderer(Renderer):
         self.timer.stop("advance")
 
     def render(self) -> None:
+        """Bin and blend, as the frame's captured graph (one host call), or stage by stage where the
+        strategy's launches cannot be captured or NVTX ranges are on (each stage in its own range)."""
         import cupy
 
         try:
-            if self.strategy.has_binning:
-                self.timer.start("binning")
-                self.strategy.bin(self.scene, self.width, self.height)
-                self.timer.stop("binning")
+            self.strategy.before_frame()
+            if self._frames is None or nvtx_on():
+                self._launch_frame()
             else:
-                self.timer.idle("binning")
-            self.timer.start("blending")
-            self.strategy.blend(self.scene, self.image_buffer, self.width, self.height, self._clear_arguments())
+                frame = self._frames.get(self._clear_due, self.strategy.frame_key())
+                frame.graph.launch()
+                self.timer.replay(frame.marks)
             self._clear_due = False
-            self.timer.stop("blending")
         except cupy.cuda.memory.OutOfMemoryError as error:
             raise RendererUnavailable(f"{self.name}: out of GPU memory while rendering ({error})") from None
+
+    def _launch_frame(self) -> None:
+        """Queue the frame's stages, each between its timer's events."""
+        if self.strategy.has_binning:
+            self.timer.start("binning")
+            self.strategy.bin(self.scene, self.width, self.height)
+            self.timer.stop("binning")
+        else:
+            self.timer.idle("binning")
+        self.timer.start("blending")
+        self.strategy.blend(self.scene, self.image_buffer, self.width, self.height, self._clear_arguments())
+        self.timer.stop("blending")
+
+    def _capture_frame(self) -> CapturedFrame:
+        """The frame's stages as they would be launched now, captured as one graph."""
+        graph, marks = self.timer.capture(lambda: capture_graph(self._launch_frame))
+        return CapturedFrame(graph, marks)
 
     def image(self) -> np.ndarray:
         if self._clear_due:

@@ -7,6 +7,8 @@ clear into its launch; a strategy adds its own trailing arguments, grid and bloc
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import numpy as np
 
 from render.circles.constants import load_circle_module
@@ -33,6 +35,11 @@ def int_define(defines: Defines, key: str) -> int:
 
 class Strategy:
     """How one variant bins and blends; ``bin`` runs only when ``has_binning``."""
+
+    # Whether a frame's launches (``bin``, ``blend``) may be captured once as a CUDA graph and
+    # replayed: they queue GPU work only (no allocation, no host read), with arguments that stay
+    # the same from frame to frame except through ``frame_key``.
+    captures_frames = False
 
     @property
     def has_binning(self) -> bool:
@@ -70,6 +77,14 @@ class Strategy:
         self.kernel = self.module.get_function(self.spec.kernel)
         for source, defines in self.extra_builds(self.choice, extra):
             load_module(source, **defines)
+
+    def before_frame(self) -> None:
+        """Host work due before each frame's launches (none here)."""
+
+    def frame_key(self) -> Hashable:
+        """What a captured frame's arguments depend on that can change between frames (nothing
+        here): a frame captured under another key is captured again."""
+        return ()
 
     def bin(self, scene: DeviceScene, width: int, height: int) -> None:
         """Queue this frame's binning on the GPU (variants with ``has_binning``)."""
@@ -115,6 +130,8 @@ class Strategy:
 class PerPixel(Strategy):
     """A thread per pixel, BLOCK_2D threads per block."""
 
+    captures_frames = True
+
     def blend_launch(self, scene, image, width, height, clear):
         arguments = self.scene_arguments(scene, image, width, height, clear)
         return grid_2d(width, height, BLOCK_2D), BLOCK_2D, arguments
@@ -125,6 +142,8 @@ class PerPixel(Strategy):
 
 class TileBlock(Strategy):
     """A block of TILE x TILE threads per tile."""
+
+    captures_frames = True
 
     def blend_launch(self, scene, image, width, height, clear):
         tile = self.int_define("TILE")
@@ -146,6 +165,7 @@ class TileSort(TileBlock):
     """Bins every frame (circles may move): counts, offsets, keys, one radix sort, tile ranges."""
 
     has_binning = True
+    captures_frames = False  # the binning allocates its keys and reads their count on the host
 
     @classmethod
     def scene_defines(cls, defines, scene, width, height):

@@ -20,12 +20,14 @@ class TileWarp(Strategy):
     The lists live in a buffer of ``capacity`` entries sized at load. A frame with more entries
     than that still renders exactly (the kernel falls back to every circle); a later frame's
     binning grows the buffer, from the count the kernel writes straight into pinned host memory
-    (no copy, no wait). Kernels and their arguments are looked up once, and the binning runs as
-    one CUDA graph: each CuPy launch costs about 13 us of host time on the H100 machine.
+    (no copy, no wait). Kernels and their arguments are looked up once; the renderer captures the
+    binning's three launches and the blend as one CUDA graph (``render.core.frame_graph``), again
+    whenever the lists are reallocated (``frame_key``).
     """
 
     # At most SCAN_BLOCKS binning blocks (scan_bin_counts' limit): about two per SM of an H100.
     BLOCKS_WANTED = SCAN_BLOCKS
+    captures_frames = True
 
     @classmethod
     def scene_defines(cls, defines, scene, width, height):
@@ -62,7 +64,8 @@ class TileWarp(Strategy):
         # circles get a quarter more, so that most frames fit without growing.
         self._moving = scene.animation != "none"
         self._entries_seen = cupy.cuda.alloc_pinned_memory(8)
-        np.frombuffer(self._entries_seen, np.int64, 1)[0] = 0
+        self._entries_seen_view = np.frombuffer(self._entries_seen, np.int64, 1)
+        self._entries_seen_view[0] = 0
         # Unified addressing maps pinned host memory into the device's address space.
         mapped = cupy.cuda.runtime.pointerGetAttributes(self._entries_seen.ptr).devicePointer
         self._entries_seen_on_device = np.uint64(mapped)
@@ -97,7 +100,6 @@ class TileWarp(Strategy):
             entries = int(self.bin_total.sum())
             self.sparse_emit = sparse_bins(entries, self.bins, self.chunks)
             self._grow(entries)
-            self._capture_binning()
 
     @property
     def has_binning(self) -> bool:
@@ -144,7 +146,7 @@ class TileWarp(Strategy):
 
     def _entries_last_seen(self) -> int:
         """The entry count of the latest binning that has finished writing it."""
-        return int(np.frombuffer(self._entries_seen, np.int64, 1)[0])
+        return int(self._entries_seen_view[0])
 
     def _launch_binning(self) -> None:
         self._count_entries()
@@ -161,24 +163,17 @@ class TileWarp(Strategy):
             ),
         )
 
-    def _capture_binning(self) -> None:
-        """Record the three binning launches as one CUDA graph: one host call per frame instead
-        of three (the GPU otherwise idles while the host launches the short scan)."""
-        import cupy
+    def before_frame(self) -> None:
+        if self.use_bins:
+            self._grow(self._entries_last_seen())
 
-        stream = cupy.cuda.Stream(non_blocking=True)
-        with stream:
-            stream.begin_capture()
-            self._launch_binning()
-            self._binning = stream.end_capture()
-        self._captured_with = (self.lists, self.capacity)
+    def frame_key(self):
+        """The lists' address and capacity: the binning's and the blend's arguments that a growth
+        changes."""
+        return (self.lists.data.ptr, self.capacity) if self.use_bins else ()
 
     def bin(self, scene, width, height):
-        self._grow(self._entries_last_seen())
-        lists, capacity = self._captured_with
-        if lists is not self.lists or capacity != self.capacity:
-            self._capture_binning()  # the lists were reallocated: new arguments
-        self._binning.launch()
+        self._launch_binning()
 
     def blend_launch(self, scene, image, width, height, clear):
         arguments = (

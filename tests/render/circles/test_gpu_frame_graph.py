@@ -1,0 +1,86 @@
+"""Frames captured as one CUDA graph at load and launched with one call draw and time what frames
+launched stage by stage do (the launched ones are those of NVTX mode, each stage in its range)."""
+
+import numpy as np
+import pytest
+
+from render.circles import renderer as circle_renderer
+from render.circles.renderer import CudaRenderer
+from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
+from render.core import nvtx
+from render.core.renderer import render_frame
+from scenes.builtin import build_scene
+
+pytestmark = pytest.mark.gpu
+
+
+def _three_frames(renderer) -> list[np.ndarray]:
+    """Frame 0; the next frame; then a render without a clear, which blends the circles again over it."""
+    renderer.poison()
+    images = [render_frame(renderer, 0)]
+    renderer.advance()
+    renderer.clear()
+    renderer.render()
+    images.append(renderer.image())
+    renderer.render()
+    images.append(renderer.image())
+    return images
+
+
+@pytest.mark.parametrize(
+    "name, variant",
+    [
+        ("rgb", "auto"),  # per-pixel
+        ("pattern", "auto"),  # tile-warp without bins
+        ("rand10k", "auto"),  # tile-warp's bins
+        ("snowsingle", "tile-warp:walk=cell"),
+        ("bouncingballs", "tile-warp"),  # moving circles: other lists each frame
+        ("rand10k", "tile-block"),
+    ],
+)
+def test_captured_frames_draw_what_frames_launched_stage_by_stage_do(ranges, name, variant):
+    captured = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    captured.load(build_scene(name), 256, 256)
+    assert captured._frames is not None
+    from_graphs = _three_frames(captured)
+    assert ranges == []  # no stage was launched on its own
+    nvtx.set_nvtx(True)
+    launched = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    launched.load(build_scene(name), 256, 256)
+    one_by_one = _three_frames(launched)
+    assert ("push", "blending") in ranges
+    assert not np.array_equal(from_graphs[1], from_graphs[2])  # the third frame blended again
+    for graph_image, launched_image in zip(from_graphs, one_by_one, strict=True):
+        assert np.array_equal(graph_image, launched_image)
+
+
+def test_a_frame_is_captured_at_load_and_launched_again_each_frame(monkeypatch):
+    captures = []
+    capture_graph = circle_renderer.capture_graph
+    monkeypatch.setattr(circle_renderer, "capture_graph", lambda launch: captures.append(1) or capture_graph(launch))
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    assert len(captures) == 1 and renderer.stage_times_ms() == {}  # the capture timed no frame
+    for frame in range(3):
+        render_frame(renderer, frame)
+    assert len(captures) == 1
+    times = renderer.stage_times_ms()
+    assert times["binning"] > 0 and times["blending"] > 0 and times["clear"] == times["advance"] == 0
+    renderer.render()  # without a clear: another graph, whose blend keeps the image
+    assert len(captures) == 2
+
+
+def test_a_frame_without_binning_reads_no_binning_time():
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("auto"))
+    renderer.load(build_scene("rgb"), 256, 256)
+    render_frame(renderer, 0)
+    times = renderer.stage_times_ms()
+    assert times["binning"] == 0 and times["blending"] > 0
+
+
+def test_sorting_variants_launch_their_frames_stage_by_stage():
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-sort"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    assert renderer._frames is None  # their binning allocates and reads a count on the host
+    render_frame(renderer, 0)
+    assert renderer.stage_times_ms()["binning"] > 0
