@@ -78,13 +78,13 @@ class CudaRenderer(Renderer):
         if scene.animation != "none":
             load_circle_module("animate.cu")
         self.strategy.prepare(self.scene, width, height)
-        self._frames = None
+        self._frames: FrameGraphs[CapturedFrame] | None = None
         if self.strategy.captures_frames and graphs_available():
-            self._frames = FrameGraphs(self._capture_frame)
+            self._frames = FrameGraphs()
             # The protocol's frames, and the app's, render right after a clear: that frame is
             # captured now, so that the first one launches a graph that is ready.
             self._clear_due = True
-            self._frames.get(True, self.strategy.frame_key())
+            self._frames.get(True, self.strategy.frame_key(), self._capture_frame)
             self._clear_due = False
 
     def poison(self) -> None:
@@ -133,7 +133,7 @@ class CudaRenderer(Renderer):
             if self._frames is None or nvtx_on():
                 self._launch_frame()
             else:
-                frame = self._frames.get(self._clear_due, self.strategy.frame_key())
+                frame = self._frames.get(self._clear_due, self.strategy.frame_key(), self._capture_frame)
                 frame.graph.launch()
                 self.timer.replay(frame.marks)
             self._clear_due = False

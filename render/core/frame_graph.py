@@ -61,20 +61,20 @@ class FrameGraphs(Generic[Frame]):
     """A renderer's captured frames, one per clear state (the clear is folded into the blend's
     arguments), for the strategy's current ``key`` (what else the launches' arguments depend on,
     such as a buffer that can be reallocated). A new key drops the frames of the old: they point
-    at buffers that may be gone."""
+    at buffers that may be gone. It holds no reference to the renderer, so that a renderer let go
+    frees its GPU memory at once, not at the next collection of reference cycles."""
 
-    def __init__(self, capture: Callable[[], Frame]) -> None:
-        self._capture = capture
+    def __init__(self) -> None:
         self._key: Hashable = None
         self._frames: dict[bool, Frame] = {}
 
-    def get(self, clear_due: bool, key: Hashable) -> Frame:
-        """The frame captured for ``clear_due`` and ``key``, capturing it (``capture()``, with the
-        renderer in that state) if there is none."""
+    def get(self, clear_due: bool, key: Hashable, capture: Callable[[], Frame]) -> Frame:
+        """The frame captured for ``clear_due`` and ``key``; if there is none, ``capture()``'s,
+        called with the renderer in that state."""
         if key != self._key:
             self._frames.clear()
             self._key = key
         frame = self._frames.get(clear_due)
         if frame is None:
-            frame = self._frames[clear_due] = self._capture()
+            frame = self._frames[clear_due] = capture()
         return frame

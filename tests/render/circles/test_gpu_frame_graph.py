@@ -35,7 +35,7 @@ def _three_frames(renderer) -> list[np.ndarray]:
         ("rand10k", "auto"),  # tile-warp's bins
         ("snowsingle", "tile-warp:walk=cell"),
         ("bouncingballs", "tile-warp"),  # moving circles: other lists each frame
-        ("rand10k", "tile-block"),
+        ("rand10k", "tile-scan"),  # tile-block's launch
     ],
 )
 def test_captured_frames_draw_what_frames_launched_stage_by_stage_do(ranges, name, variant):
@@ -84,3 +84,22 @@ def test_sorting_variants_launch_their_frames_stage_by_stage():
     assert renderer._frames is None  # their binning allocates and reads a count on the host
     render_frame(renderer, 0)
     assert renderer.stage_times_ms()["binning"] > 0
+
+
+def test_a_renderer_let_go_is_freed_at_once():
+    """Nothing it holds points back at it: its GPU memory goes back to the pool when it is let go, not
+    at the next collection of reference cycles (a switch in the app, a bench's next run)."""
+    import gc
+    import weakref
+
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    render_frame(renderer, 0)
+    renderer.render()  # a second captured frame, without a clear
+    gone = weakref.ref(renderer)
+    gc.disable()
+    try:
+        del renderer
+        assert gone() is None
+    finally:
+        gc.enable()

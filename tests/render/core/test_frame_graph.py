@@ -17,21 +17,21 @@ def _counting_captures():
 
 def test_a_frame_is_captured_once_per_clear_state():
     captured, capture = _counting_captures()
-    frames = FrameGraphs(capture)
+    frames: FrameGraphs[int] = FrameGraphs()
     key = (0x7F00, 1000)
-    assert frames.get(True, key) == 0
-    assert frames.get(True, key) == 0
-    assert frames.get(False, key) == 1
-    assert frames.get(True, key) == 0 and frames.get(False, key) == 1
+    assert frames.get(True, key, capture) == 0
+    assert frames.get(True, key, capture) == 0
+    assert frames.get(False, key, capture) == 1
+    assert frames.get(True, key, capture) == 0 and frames.get(False, key, capture) == 1
     assert captured == [0, 1]
 
 
 def test_a_new_key_captures_again_and_forgets_the_frames_of_the_old():
     captured, capture = _counting_captures()
-    frames = FrameGraphs(capture)
-    assert frames.get(True, (0x7F00, 1000)) == 0
-    assert frames.get(True, (0x7F00, 4000)) == 1  # lists grown: their frames point at the old ones
-    assert frames.get(True, (0x7F00, 1000)) == 2  # not the first frame again: its buffer may be gone
+    frames: FrameGraphs[int] = FrameGraphs()
+    assert frames.get(True, (0x7F00, 1000), capture) == 0
+    assert frames.get(True, (0x7F00, 4000), capture) == 1  # lists grown: their frames point at the old ones
+    assert frames.get(True, (0x7F00, 1000), capture) == 2  # not the first frame again: its buffer may be gone
     assert captured == [0, 1, 2]
 
 
