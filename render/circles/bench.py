@@ -17,6 +17,7 @@ from render.circles.floor import DeviceLimits, Floor, measure_device_limits, sce
 from render.circles.protocol import timed_frames
 from render.circles.renderer import STAGES, CudaRenderer
 from render.circles.variants import variant_to_run
+from render.core.gpu import synchronize_device
 from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
 
@@ -80,17 +81,11 @@ class BenchRow:
         return self.total_ms / self.floor.total_ms if self.total_ms and self.floor else None
 
 
-def _sync() -> None:
-    import cupy
-
-    cupy.cuda.runtime.deviceSynchronize()
-
-
 def time_run(scene: CircleScene, variant: str, size: int, frames: int):
     """One run: returns (renderer, per-frame totals in ms, per-frame CUDA-event stage times)."""
     renderer = CudaRenderer(variant_to_run(variant))
     renderer.load(scene, size, size)
-    _sync()
+    synchronize_device()
     stages: list[dict[str, float]] = []
     steps = (renderer.clear, renderer.advance, renderer.render)
     totals = timed_frames(steps, frames, lambda: stages.append(renderer.stage_times_ms()))

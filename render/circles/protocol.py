@@ -7,19 +7,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from render.core.gpu import synchronize_device
+
 
 def timed_frames(
     steps: Sequence[Callable[[], object]], frames: int, after: Callable[[], object] = lambda: None
 ) -> list[float]:
     """Milliseconds of each of ``frames`` frames of ``steps``; ``after`` runs after each frame, untimed."""
-    import cupy
-
     totals = []
     for _ in range(frames):
         start = time.perf_counter()
         for step in steps:
             step()
-            cupy.cuda.runtime.deviceSynchronize()
+            synchronize_device()
         totals.append((time.perf_counter() - start) * 1e3)
         after()
     return totals

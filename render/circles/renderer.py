@@ -19,7 +19,7 @@ from render.circles.strategies import PerPixel, TileBlock, TileSort
 from render.circles.tile_warp import TileWarp
 from render.circles.user_kernel import UserKernel
 from render.circles.variants import VARIANTS
-from render.core.frame_graph import FrameGraphs, capture_graph, graphs_available
+from render.core.frame_graph import CaptureFailed, FrameGraphs, capture_graph, graphs_available
 from render.core.gpu import gpu_problem
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
 from render.core.nvtx import nvtx_on
@@ -67,6 +67,7 @@ class CudaRenderer(Renderer):
         self.strategy = STRATEGIES[VARIANTS[choice.name].launch](choice)
         self.width, self.height = width, height
         self._clear_due = False
+        self._frames: FrameGraphs[CapturedFrame] | None = None  # none until the strategy is prepared
         try:
             self.scene = DeviceScene(scene)
             self.image_buffer = cupy.empty((height, width, 4), cupy.float32)
@@ -78,13 +79,12 @@ class CudaRenderer(Renderer):
         if scene.animation != "none":
             load_circle_module("animate.cu")
         self.strategy.prepare(self.scene, width, height)
-        self._frames: FrameGraphs[CapturedFrame] | None = None
         if self.strategy.captures_frames and graphs_available():
             self._frames = FrameGraphs()
             # The protocol's frames, and the app's, render right after a clear: that frame is
             # captured now, so that the first one launches a graph that is ready.
             self._clear_due = True
-            self._frames.get(True, self.strategy.frame_key(), self._capture_frame)
+            self._captured_frame()
             self._clear_due = False
 
     def poison(self) -> None:
@@ -130,10 +130,10 @@ class CudaRenderer(Renderer):
 
         try:
             self.strategy.before_frame()
-            if self._frames is None or nvtx_on():
+            frame = None if nvtx_on() else self._captured_frame()
+            if frame is None:
                 self._launch_frame()
             else:
-                frame = self._frames.get(self._clear_due, self.strategy.frame_key(), self._capture_frame)
                 frame.graph.launch()
                 self.timer.replay(frame.marks)
             self._clear_due = False
@@ -151,6 +151,18 @@ class CudaRenderer(Renderer):
         self.timer.start("blending")
         self.strategy.blend(self.scene, self.image_buffer, self.width, self.height, self._clear_arguments())
         self.timer.stop("blending")
+
+    def _captured_frame(self) -> CapturedFrame | None:
+        """The graph of a frame in the renderer's state (captured now if the state is new), or None
+        where the strategy's launches cannot be captured or CUDA refused: frames are then launched
+        stage by stage."""
+        if self._frames is None:
+            return None
+        try:
+            return self._frames.get(self._clear_due, self.strategy.frame_key(), self._capture_frame)
+        except CaptureFailed:
+            self._frames = None
+            return None
 
     def _capture_frame(self) -> CapturedFrame:
         """The frame's stages as they would be launched now, captured as one graph."""

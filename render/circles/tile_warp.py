@@ -64,6 +64,8 @@ class TileWarp(Strategy):
         # circles get a quarter more, so that most frames fit without growing.
         self._moving = scene.animation != "none"
         self._entries_seen = cupy.cuda.alloc_pinned_memory(8)
+        # int64 (1,): the count the scan writes through the mapped pointer below, read without a
+        # synchronize (the latest binning that finished writing it; a frame late at most).
         self._entries_seen_view = np.frombuffer(self._entries_seen, np.int64, 1)
         self._entries_seen_view[0] = 0
         # Unified addressing maps pinned host memory into the device's address space.
@@ -148,7 +150,17 @@ class TileWarp(Strategy):
         """The entry count of the latest binning that has finished writing it."""
         return int(self._entries_seen_view[0])
 
-    def _launch_binning(self) -> None:
+    def before_frame(self) -> None:
+        if self.use_bins:
+            self._grow(self._entries_last_seen())
+
+    def frame_key(self):
+        """The lists' address and capacity: of the binning's and the blend's arguments, those that a
+        growth changes. The others (the scene's arrays, the image, the counts, starts and totals,
+        the mapped count, the sparse choice) are fixed at load."""
+        return (self.lists.data.ptr, self.capacity) if self.use_bins else ()
+
+    def bin(self, scene, width, height):
         self._count_entries()
         self._kernels["emit_bin_entries"](
             (self.bin_blocks, self.bin_groups),
@@ -162,18 +174,6 @@ class TileWarp(Strategy):
                 self.lists,
             ),
         )
-
-    def before_frame(self) -> None:
-        if self.use_bins:
-            self._grow(self._entries_last_seen())
-
-    def frame_key(self):
-        """The lists' address and capacity: the binning's and the blend's arguments that a growth
-        changes."""
-        return (self.lists.data.ptr, self.capacity) if self.use_bins else ()
-
-    def bin(self, scene, width, height):
-        self._launch_binning()
 
     def blend_launch(self, scene, image, width, height, clear):
         arguments = (

@@ -1,8 +1,8 @@
 """A frame's GPU launches recorded once as a CUDA graph, then launched with one host call a frame.
 
-Launched one by one, a frame of tile-warp costs about five host calls (a CuPy launch is about 13 us
-of host time on the H100 machine) and its stage events two more each, and the GPU waits for the host
-wherever a stage is shorter than the calls that queue the next. A graph captured at load, with its
+Launched one by one, a frame of tile-warp is the binning graph's launch and the blend's (a CuPy
+launch is about 13 us of host time on the H100 machine) between four event records, and the GPU
+waits for the host wherever a stage is shorter than the calls that queue the next. A graph captured at load, with its
 stage events as event nodes, costs one call, and its upload at capture spares the first frame the
 graph's first-launch setup (docs/performance.md, "One graph a frame").
 """
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from render.core.gpu import CAPTURE_LOCK, gpu_failures
 
 Frame = TypeVar("Frame")
 
@@ -25,35 +27,43 @@ def graphs_available() -> bool:
     return True
 
 
-def record_event_node(event, stream) -> None:
-    """Record CuPy ``event`` on ``stream``, which is capturing, as an event node of the graph: it is
-    then recorded, with its timestamp, each time the graph runs. A plain record while capturing
-    would only order the graph's nodes."""
+class CaptureFailed(RuntimeError):
+    """CUDA refused to capture or upload a frame's graph (out of memory, or a device-wide synchronize
+    from outside ``render.core.gpu.synchronize_device``); its launches still run one by one."""
+
+
+def record_event_node(event: Any, stream: Any) -> None:
+    """Record CuPy ``event`` (a ``cupy.cuda.Event``) on CuPy ``stream``, which is capturing, as an
+    event node of the graph: it is then recorded, with its timestamp, each time the graph runs. A
+    plain record while capturing would only order the graph's nodes."""
     from cuda.bindings import runtime
 
     (error,) = runtime.cudaEventRecordWithFlags(event.ptr, stream.ptr, runtime.cudaEventRecordExternal)
     if error != runtime.cudaError_t.cudaSuccess:
-        raise RuntimeError(f"cannot record a timing event in a CUDA graph: {error}")
+        raise CaptureFailed(f"cannot record a timing event in a CUDA graph: {error}")
 
 
 def capture_graph(launch: Callable[[], None]):
     """The CUDA graph of the GPU work that ``launch`` queues on the current stream, captured on a
     stream of its own and uploaded to the device: a ``cupy.cuda.graph.Graph`` whose ``launch()``
-    queues that work on the current stream."""
+    queues that work on the current stream. Raises CaptureFailed where CUDA refuses."""
     import cupy
 
     stream = cupy.cuda.Stream(non_blocking=True)
-    with stream:
-        stream.begin_capture()
-        try:
-            launch()
-        except BaseException:
-            with contextlib.suppress(Exception):  # the stream leaves capture; launch's error is the one to report
-                stream.end_capture()
-            raise
-        graph = stream.end_capture()
-        graph.upload(stream)
-    stream.synchronize()
+    try:
+        with CAPTURE_LOCK, stream:
+            stream.begin_capture()
+            try:
+                launch()
+            except BaseException:
+                with contextlib.suppress(Exception):  # the stream leaves capture; launch's error is the one to report
+                    stream.end_capture()
+                raise
+            graph = stream.end_capture()
+            graph.upload(stream)
+            stream.synchronize()
+    except gpu_failures() as error:
+        raise CaptureFailed(f"cannot capture a frame as a CUDA graph: {error}") from error
     return graph
 
 

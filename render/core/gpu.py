@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import functools
+import threading
+
+# CUDA refuses a device-wide synchronize while any thread of the process captures a CUDA graph, and
+# the capture is lost: a race's frames synchronize in a thread of their own while the app loads a
+# renderer, which captures its frame. Captures (render.core.frame_graph) and synchronize_device
+# take turns.
+CAPTURE_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,7 +62,7 @@ def cuda_context_works() -> bool:
     import cupy
 
     try:
-        cupy.cuda.runtime.deviceSynchronize()
+        synchronize_device()
         return int(cupy.arange(3).sum()) == 3
     except gpu_failures():
         return False
@@ -73,3 +80,12 @@ def release_cached_gpu_memory() -> None:
     import cupy
 
     cupy.get_default_memory_pool().free_all_blocks()
+
+
+def synchronize_device() -> None:
+    """Wait for all of the device's work (``cudaDeviceSynchronize``), never while another thread
+    captures a CUDA graph."""
+    import cupy
+
+    with CAPTURE_LOCK:
+        cupy.cuda.runtime.deviceSynchronize()

@@ -1,5 +1,9 @@
 """Frames captured as one CUDA graph at load and launched with one call draw and time what frames
-launched stage by stage do (the launched ones are those of NVTX mode, each stage in its range)."""
+launched stage by stage do (those of NVTX mode, each stage in its range, and those of a renderer
+whose capture CUDA refused)."""
+
+import sys
+import threading
 
 import numpy as np
 import pytest
@@ -8,10 +12,21 @@ from render.circles import renderer as circle_renderer
 from render.circles.renderer import CudaRenderer
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core import nvtx
+from render.core.compare import compare_images
+from render.core.frame_graph import CaptureFailed
+from render.core.gpu import synchronize_device
 from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 
 pytestmark = pytest.mark.gpu
+
+
+def _counting_stage_launches(monkeypatch, renderer) -> list[int]:
+    """Counts the renderer's stage-by-stage launches of a frame: at a capture, or a frame not captured."""
+    launches: list[int] = []
+    launch_frame = renderer._launch_frame
+    monkeypatch.setattr(renderer, "_launch_frame", lambda: launches.append(1) or launch_frame())
+    return launches
 
 
 def _three_frames(renderer) -> list[np.ndarray]:
@@ -38,23 +53,24 @@ def _three_frames(renderer) -> list[np.ndarray]:
         ("rand10k", "tile-scan"),  # tile-block's launch
     ],
 )
-def test_captured_frames_draw_what_frames_launched_stage_by_stage_do(ranges, name, variant):
+def test_captured_frames_draw_what_frames_launched_stage_by_stage_do(monkeypatch, ranges, name, variant):
     captured = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     captured.load(build_scene(name), 256, 256)
-    assert captured._frames is not None
+    captures = _counting_stage_launches(monkeypatch, captured)
     from_graphs = _three_frames(captured)
-    assert ranges == []  # no stage was launched on its own
+    assert captures == [1]  # the render without a clear: its own graph; the others replayed the load's
     nvtx.set_nvtx(True)
     launched = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     launched.load(build_scene(name), 256, 256)
+    launches = _counting_stage_launches(monkeypatch, launched)
     one_by_one = _three_frames(launched)
-    assert ("push", "blending") in ranges
+    assert launches == [1, 1, 1] and ("push", "blending") in ranges
     assert not np.array_equal(from_graphs[1], from_graphs[2])  # the third frame blended again
     for graph_image, launched_image in zip(from_graphs, one_by_one, strict=True):
         assert np.array_equal(graph_image, launched_image)
 
 
-def test_a_frame_is_captured_at_load_and_launched_again_each_frame(monkeypatch):
+def test_a_frame_is_captured_at_load_and_launched_again_each_frame(monkeypatch, reference_frame):
     captures = []
     capture_graph = circle_renderer.capture_graph
     monkeypatch.setattr(circle_renderer, "capture_graph", lambda launch: captures.append(1) or capture_graph(launch))
@@ -66,8 +82,79 @@ def test_a_frame_is_captured_at_load_and_launched_again_each_frame(monkeypatch):
     assert len(captures) == 1
     times = renderer.stage_times_ms()
     assert times["binning"] > 0 and times["blending"] > 0 and times["clear"] == times["advance"] == 0
+    nvtx.set_nvtx(True)  # frames launched stage by stage in between keep the graph
+    render_frame(renderer, 0)
+    nvtx.set_nvtx(False)
+    renderer.poison()
+    assert compare_images(reference_frame("rand10k", 256), render_frame(renderer, 0)).passed
+    assert len(captures) == 1
     renderer.render()  # without a clear: another graph, whose blend keeps the image
     assert len(captures) == 2
+
+
+def test_lists_that_change_capture_the_frame_again(monkeypatch, reference_frame):
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand100k"), 256, 256)
+    captures = _counting_stage_launches(monkeypatch, renderer)
+    strategy = renderer.strategy
+    strategy.capacity = 1000  # shorter lists: the binning's and the blend's arguments change
+    strategy._entries_seen_view[0] = 0
+    want = reference_frame("rand100k", 256)
+    renderer.poison()
+    assert compare_images(want, render_frame(renderer, 0)).passed  # drawn from every circle
+    assert captures == [1]
+    renderer.poison()
+    assert compare_images(want, render_frame(renderer, 0)).passed  # the lists grew: captured again
+    assert captures == [1, 1] and strategy.capacity > 1000
+
+
+def test_a_renderer_whose_capture_cuda_refuses_launches_stage_by_stage(monkeypatch, reference_frame):
+    def refuse(launch):
+        raise CaptureFailed("refused")
+
+    monkeypatch.setattr(circle_renderer, "capture_graph", refuse)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    assert renderer._frames is None
+    renderer.poison()
+    assert compare_images(reference_frame("rand10k", 256), render_frame(renderer, 0)).passed
+    assert renderer.stage_times_ms()["binning"] > 0
+
+
+def test_without_cuda_bindings_frames_are_launched_stage_by_stage(monkeypatch, reference_frame):
+    monkeypatch.setitem(sys.modules, "cuda.bindings", None)
+    monkeypatch.setitem(sys.modules, "cuda.bindings.runtime", None)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("auto"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    assert renderer._frames is None
+    renderer.poison()
+    assert compare_images(reference_frame("rand10k", 256), render_frame(renderer, 0)).passed
+
+
+def test_captures_and_another_threads_device_synchronizes_take_turns():
+    """A race's frames synchronize the device in a thread of their own while the app loads a
+    renderer: CUDA would refuse the capture, and the synchronize, were they at the same time."""
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def synchronize_until_done() -> None:
+        try:
+            while not done.is_set():
+                synchronize_device()
+        except BaseException as error:  # reported by the assertion below
+            errors.append(error)
+
+    thread = threading.Thread(target=synchronize_until_done)
+    thread.start()
+    try:
+        for _ in range(20):
+            renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+            renderer.load(build_scene("rand10k"), 128, 128)
+            assert renderer._frames is not None  # captured, not refused
+    finally:
+        done.set()
+        thread.join()
+    assert errors == []
 
 
 def test_a_frame_without_binning_reads_no_binning_time():

@@ -23,7 +23,7 @@ def _shorten_lists(strategy, capacity: int) -> None:
     """Lists of ``capacity`` entries for the next frame: the host forgets the count the load's scan
     reported, so the frame bins into them before any growth."""
     strategy.capacity = capacity
-    np.frombuffer(strategy._entries_seen, np.int64, 1)[0] = 0
+    strategy._entries_seen_view[0] = 0
 
 
 def test_lists_that_overflow_render_exactly_then_grow(reference_frame):
