@@ -108,6 +108,27 @@ def test_lists_that_change_capture_the_frame_again(monkeypatch, reference_frame)
     assert captures == [1, 1] and strategy.capacity > 1000
 
 
+def test_lists_that_cannot_grow_keep_their_frame(monkeypatch, reference_frame):
+    import cupy
+
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand100k"), 256, 256)
+    captures = _counting_stage_launches(monkeypatch, renderer)
+    strategy = renderer.strategy
+    strategy.capacity = 1000
+    strategy._entries_seen_view[0] = 0
+    render_frame(renderer, 0)
+    assert captures == [1]
+
+    def out_of_memory(count: int):
+        raise cupy.cuda.memory.OutOfMemoryError(16 * count, 0)
+
+    monkeypatch.setattr(strategy, "_entries", out_of_memory)
+    renderer.poison()
+    assert compare_images(reference_frame("rand100k", 256), render_frame(renderer, 0)).passed
+    assert captures == [1] and strategy.capacity == 1000  # the same lists, the same graph
+
+
 def test_a_renderer_whose_capture_cuda_refuses_launches_stage_by_stage(monkeypatch, reference_frame):
     def refuse(launch):
         raise CaptureFailed("refused")
