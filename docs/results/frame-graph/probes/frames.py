@@ -1,8 +1,8 @@
 """Per-frame and per-step wall times of the CS149 protocol for `auto`, to find what frame 0 pays.
 Usage: python3 frames.py MODES SCENES FRAMES RUNS; MODES: comma list of main | upload | gc | sleep."""
+
 import gc
 import os
-import resource
 import sys
 import time
 
@@ -107,7 +107,7 @@ def _cpu_of_thread():
 def _snap():
     cpu = _cpu_of_thread()
     sched = open("/proc/thread-self/schedstat").read().split()
-    stat = [l for l in open("/proc/stat") if l.startswith(f"cpu{cpu} ")][0].split()
+    stat = [line for line in open("/proc/stat") if line.startswith(f"cpu{cpu} ")][0].split()
     irqs = 0
     for line in open("/proc/interrupts").read().splitlines()[1:]:
         cols = line.split()
@@ -117,8 +117,15 @@ def _snap():
 
 
 def _diff(a, b):
-    return dict(cpu=(a[0], b[0]), run_us=(b[1] - a[1]) / 1e3, wait_us=(b[2] - a[2]) / 1e3,
-                ticks=[y - x for x, y in zip(a[3], b[3])], irqs=b[4] - a[4], wall_us=(b[5] - a[5]) / 1e3)
+    return dict(
+        cpu=(a[0], b[0]),
+        run_us=(b[1] - a[1]) / 1e3,
+        wait_us=(b[2] - a[2]) / 1e3,
+        ticks=[y - x for x, y in zip(a[3], b[3], strict=True)],
+        irqs=b[4] - a[4],
+        wall_us=(b[5] - a[5]) / 1e3,
+    )
+
 
 fmt = lambda xs: " ".join(f"{x:.1f}" for x in xs)
 loading = os.environ.get("CUDA_MODULE_LOADING", "default")
@@ -140,7 +147,9 @@ for name in names:
         pokes = []
         if "poke" in modes:
             for _ in range(5):
-                a = time.perf_counter(); renderer.timer.idle("clear"); pokes.append((time.perf_counter() - a) * 1e6)
+                a = time.perf_counter()
+                renderer.timer.idle("clear")
+                pokes.append((time.perf_counter() - a) * 1e6)
         usage = []
         if "spin" in modes:
             end = time.perf_counter() + 0.002
@@ -167,15 +176,21 @@ for name in names:
                 cupy.cuda.runtime.deviceSynchronize()
                 marks.append(time.perf_counter())
             totals.append((marks[-1] - start) * 1e6)
-            steps.append([(b - a) * 1e6 for a, b in zip([start] + marks[:-1], marks)])
+            steps.append([(b - a) * 1e6 for a, b in zip([start, *marks[:-1]], marks, strict=True)])
             st = renderer.stage_times_ms()
             binning.append(st.get("binning", 0) * 1e3)
             blending.append(st.get("blending", 0) * 1e3)
         gc.enable()
         import hashlib
+
         digest = hashlib.sha1(renderer.image().tobytes()).hexdigest()[:12]
         f4 = sum(totals[:4]) / 4
-        print(f"{name:10s} {'+'.join(modes):10s} {digest} {loading:7s} run{run} mean4 {f4:.1f} rest {sum(totals[4:]) / max(1, len(totals) - 4):.1f}"
-              f" gc {gc0}->{gc.get_count()} | total {fmt(totals)} | bin {fmt(binning)} | blend {fmt(blending)}"
-              f" | pokes {fmt(pokes)} | f0 usage {usage[:3]} f1 {usage[3:6]} | f0 steps {fmt(steps[0])} | f1 {fmt(steps[1])} | f5 {fmt(steps[5])}", flush=True)
+        rest = sum(totals[4:]) / max(1, len(totals) - 4)
+        print(
+            f"{name:10s} {'+'.join(modes):10s} {digest} {loading:7s} run{run} mean4 {f4:.1f} rest {rest:.1f}"
+            f" gc {gc0}->{gc.get_count()} | total {fmt(totals)} | bin {fmt(binning)} | blend {fmt(blending)}"
+            f" | pokes {fmt(pokes)} | f0 usage {usage[:3]} f1 {usage[3:6]}"
+            f" | f0 steps {fmt(steps[0])} | f1 {fmt(steps[1])} | f5 {fmt(steps[5])}",
+            flush=True,
+        )
         del renderer
