@@ -1,0 +1,90 @@
+"""Whether a CUDA GPU is usable here, and why not when it is not."""
+
+from __future__ import annotations
+
+import functools
+import threading
+
+# CUDA refuses a device-wide synchronize while any thread of the process captures a CUDA graph, and
+# the capture is lost: a race's frames synchronize in a thread of their own while the app loads a
+# renderer, which captures its frame. Captures (render.core.frame_graph) and synchronize_device
+# take turns.
+CAPTURE_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_problem() -> str | None:
+    """None when a CUDA device can run our kernels, else one line saying why it cannot."""
+    try:
+        import cupy
+    except ImportError as error:
+        return f"CuPy is not installed ({error})"
+    try:
+        if not cupy.cuda.is_available():
+            return "no CUDA GPU is available (CuPy found no usable device or driver)"
+        cupy.cuda.runtime.getDeviceProperties(0)
+    except Exception as error:  # CuPy raises driver errors of several types
+        return f"the CUDA GPU cannot be used ({error})"
+    return None
+
+
+def start_cuda() -> None:
+    """Initialize the CUDA driver and the device's context now, where a GPU is usable (a quarter of
+    a second or more, in CuPy's import and the first calls); a failure is ``gpu_problem``'s to
+    report."""
+    if gpu_problem() is None:
+        import cupy
+
+        cupy.cuda.runtime.free(0)  # frees nothing; makes the context, which the first frame needs
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_name() -> str:
+    import cupy
+
+    return cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+
+
+def gpu_failures() -> tuple[type[Exception], ...]:
+    """The exception types CuPy raises when a CUDA call fails (a lost device, a kernel that faulted
+    and left the context unusable, a driver error); empty without CuPy, so ``except`` catches none."""
+    try:
+        import cupy
+    except ImportError:
+        return ()
+    return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError)
+
+
+def cuda_context_works() -> bool:
+    """Whether CUDA still works in this process after a failure: a kernel that faulted loses the
+    context for good, while a launch that could not be made (too many threads or registers, say)
+    leaves it as it was."""
+    import cupy
+
+    try:
+        synchronize_device()
+        return int(cupy.arange(3).sum()) == 3
+    except gpu_failures():
+        return False
+
+
+def is_out_of_memory(error: Exception) -> bool:
+    """Whether a CUDA error says the GPU ran out of memory (which the app survives on the GPU)."""
+    text = str(error)
+    return "OUT_OF_MEMORY" in text or "cudaErrorMemoryAllocation" in text
+
+
+def release_cached_gpu_memory() -> None:
+    """Hand the blocks CuPy's pool keeps for reuse back to the driver: after a change of size they
+    no longer fit what is allocated next, and a session of many sizes would pile them up."""
+    import cupy
+
+    cupy.get_default_memory_pool().free_all_blocks()
+
+
+def synchronize_device() -> None:
+    """Wait for all of the device's work (``cudaDeviceSynchronize``), never while another thread
+    captures a CUDA graph."""
+    import cupy
+
+    cupy.cuda.runtime.deviceSynchronize()
