@@ -2,9 +2,9 @@
 
 Launched one by one, a frame of tile-warp is the binning graph's launch and the blend's (a CuPy
 launch is about 13 us of host time on the H100 machine) between four event records, and the GPU
-waits for the host wherever a stage is shorter than the calls that queue the next. A graph captured at load, with its
-stage events as event nodes, costs one call, and its upload at capture spares the first frame the
-graph's first-launch setup (docs/performance.md, "One graph a frame").
+waits for the host wherever a stage is shorter than the calls that queue the next. A graph
+captured at load, with its stage events as event nodes, costs one call, and its upload at capture
+spares the first frame the graph's first-launch setup (docs/performance.md, "One graph a frame").
 """
 
 from __future__ import annotations
