@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from render.core import nvtx
+from render.core.frame_graph import record_event_node
 
 Captured = TypeVar("Captured")
 
@@ -42,8 +43,6 @@ class StageTimer:
 
     def _record(self, event) -> None:
         if self._capturing:
-            from render.core.frame_graph import record_event_node
-
             record_event_node(event, self._cupy.cuda.get_current_stream())
         else:
             event.record()

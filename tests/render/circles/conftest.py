@@ -148,6 +148,19 @@ def gpu_frame():
     return gpu
 
 
+@pytest.fixture(scope="session")
+def shorten_lists():
+    """``shorten_lists(strategy, capacity)``: tile-warp's lists hold ``capacity`` entries for the
+    next frame, and the host forgets the count the load's scan reported, so the frame bins into
+    them before any growth."""
+
+    def shorten(strategy, capacity: int) -> None:
+        strategy.capacity = capacity
+        strategy._entries_seen_view[0] = 0
+
+    return shorten
+
+
 @pytest.fixture
 def poisoned_allocations():
     """CuPy's allocations fill with POISON_BYTE while the test runs, so a value a kernel or a

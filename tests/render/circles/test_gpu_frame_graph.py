@@ -92,13 +92,12 @@ def test_a_frame_is_captured_at_load_and_launched_again_each_frame(monkeypatch, 
     assert len(captures) == 2
 
 
-def test_lists_that_change_capture_the_frame_again(monkeypatch, reference_frame):
+def test_lists_that_change_capture_the_frame_again(monkeypatch, reference_frame, shorten_lists):
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand100k"), 256, 256)
     captures = _counting_stage_launches(monkeypatch, renderer)
     strategy = renderer.strategy
-    strategy.capacity = 1000  # shorter lists: the binning's and the blend's arguments change
-    strategy._entries_seen_view[0] = 0
+    shorten_lists(strategy, 1000)  # the binning's and the blend's arguments change
     want = reference_frame("rand100k", 256)
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed  # drawn from every circle
@@ -108,15 +107,14 @@ def test_lists_that_change_capture_the_frame_again(monkeypatch, reference_frame)
     assert captures == [1, 1] and strategy.capacity > 1000
 
 
-def test_lists_that_cannot_grow_keep_their_frame(monkeypatch, reference_frame):
+def test_lists_that_cannot_grow_keep_their_frame(monkeypatch, reference_frame, shorten_lists):
     import cupy
 
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand100k"), 256, 256)
     captures = _counting_stage_launches(monkeypatch, renderer)
     strategy = renderer.strategy
-    strategy.capacity = 1000
-    strategy._entries_seen_view[0] = 0
+    shorten_lists(strategy, 1000)
     render_frame(renderer, 0)
     assert captures == [1]
 

@@ -19,18 +19,11 @@ from scenes.model import CircleScene, empty_arrays
 pytestmark = pytest.mark.gpu
 
 
-def _shorten_lists(strategy, capacity: int) -> None:
-    """Lists of ``capacity`` entries for the next frame: the host forgets the count the load's scan
-    reported, so the frame bins into them before any growth."""
-    strategy.capacity = capacity
-    strategy._entries_seen_view[0] = 0
-
-
-def test_lists_that_overflow_render_exactly_then_grow(reference_frame):
+def test_lists_that_overflow_render_exactly_then_grow(reference_frame, shorten_lists):
     renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
     renderer.load(build_scene("rand100k"), 256, 256)
     strategy = renderer.strategy
-    _shorten_lists(strategy, 1000)  # far fewer entries than rand100k makes at 256
+    shorten_lists(strategy, 1000)  # far fewer entries than rand100k makes at 256
     want = reference_frame("rand100k", 256)
     renderer.poison()
     assert compare_images(want, render_frame(renderer, 0)).passed  # every circle is a candidate
@@ -261,7 +254,7 @@ def test_sparse_bins_emit_the_lists_that_a_warp_a_bin_does(
 
 
 @pytest.mark.parametrize("name, size", [("micro2M", 1024), ("rand100k", 256)])
-def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, reference_frame, name, size):
+def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, reference_frame, shorten_lists, name, size):
     """Lists shorter than their entries: both emissions write the same first `capacity` entries and
     drop the rest, and the frame, drawn from every circle, is the reference's."""
     import cupy
@@ -270,7 +263,7 @@ def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, refer
     for renderer in _both_emissions(monkeypatch, name, size):
         strategy = renderer.strategy
         entries = int(strategy.bin_total.sum())
-        _shorten_lists(strategy, entries // 2)
+        shorten_lists(strategy, entries // 2)
         renderer.poison()
         assert compare_images(reference_frame(name, size), render_frame(renderer, 0)).passed
         assert strategy._entries_last_seen() == entries
