@@ -20,14 +20,18 @@ __device__ __forceinline__ int linear_block() { return blockIdx.y * gridDim.x + 
 __device__ unsigned long long* block_clocks;
 
 // One per thread for the kernel's whole body: the destructor runs on every return, early or not.
+// Its slot is its block's, or where blocks take their tiles from an order, its tile's.
 struct BlockClock {
-    __device__ BlockClock() { atomicMin(block_clocks + 2 * linear_block(), now()); }
-    __device__ ~BlockClock() { atomicMax(block_clocks + 2 * linear_block() + 1, now()); }
+    int slot;
+    __device__ explicit BlockClock(int slot) : slot(slot) { atomicMin(block_clocks + 2 * slot, now()); }
+    __device__ ~BlockClock() { atomicMax(block_clocks + 2 * slot + 1, now()); }
     __device__ static unsigned long long now() { return static_cast<unsigned long long>(clock64()); }
 };
-#define CLOCK_THIS_BLOCK BlockClock block_clock
+#define CLOCK_THIS_BLOCK BlockClock block_clock(linear_block())
+#define CLOCK_THIS_TILE(tile) BlockClock block_clock(tile)
 #else
 #define CLOCK_THIS_BLOCK
+#define CLOCK_THIS_TILE(tile)
 #endif
 
 // A warp's tally of the circles it tested against its region and of those that touched it.
@@ -41,9 +45,9 @@ struct WarpTally {
         tested += group_tested;
         touched += __popc(touching);
     }
-    __device__ void write(int warp, int warps_per_block, int lane) const {
+    __device__ void write(int tile, int warp, int warps_per_block, int lane) const {
         if (lane != 0) return;
-        unsigned long long* at = warp_tallies + 2 * (linear_block() * warps_per_block + warp);
+        unsigned long long* at = warp_tallies + 2 * (tile * warps_per_block + warp);
         at[0] = tested;
         at[1] = touched;
     }
@@ -51,6 +55,6 @@ struct WarpTally {
 #else
 struct WarpTally {
     __device__ void add(int, unsigned) {}
-    __device__ void write(int, int, int) const {}
+    __device__ void write(int, int, int, int) const {}
 };
 #endif

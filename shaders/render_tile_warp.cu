@@ -147,15 +147,68 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
     if (t < local) counts[(g.lo + t) * gridDim.x + blockIdx.x] = entries[t];
 }
 
+// Heaviest first: the steps in which order_tiles ranks bins by their share of the fullest bin's entries.
+#define ORDER_STEPS 32
+
+// Bin b's step of entries (0 for the fullest bins), from its total and ORDER_STEPS / (fullest + 1).
+__device__ __forceinline__ int order_step(long long total, float per_step) {
+    return ORDER_STEPS - 1 - min(static_cast<int>(static_cast<float>(total) * per_step), ORDER_STEPS - 1);
+}
+
+// tile_order[0 .. tiles) = every tile's row-major index, the tiles of the bins with the most
+// entries first (bins ranked in ORDER_STEPS steps of the fullest bin's count, in no set order
+// within a step), so that the blend starts its longest tiles first instead of leaving them to its
+// last wave. By one block, after the lists are placed; `fullest` is the most entries of a bin
+// among those this thread placed.
+__device__ __forceinline__ void order_tiles(const long long* bin_total, int bins, int bins_x, int tiles_x,
+                                            int tiles_y, int tiles_per_bin, unsigned fullest, int* tile_order) {
+    __shared__ unsigned most;
+    __shared__ int step_start[ORDER_STEPS];
+    const int t = threadIdx.x, lane = t & 31;
+    if (t == 0) most = 0;
+    if (t < ORDER_STEPS) step_start[t] = 0;
+    __syncthreads();
+    fullest = __reduce_max_sync(0xffffffffu, fullest);
+    if (lane == 0) atomicMax(&most, fullest);
+    __syncthreads();
+    const float per_step = static_cast<float>(ORDER_STEPS) / (static_cast<float>(most) + 1.f);
+    // A bin's tiles, cut at the image's edge: columns [x0, x1) and rows [y0, y1).
+    auto tiles_of = [&](int b, int& x0, int& x1, int& y0, int& y1) {
+        x0 = b % bins_x * tiles_per_bin;
+        y0 = b / bins_x * tiles_per_bin;
+        x1 = min(x0 + tiles_per_bin, tiles_x);
+        y1 = min(y0 + tiles_per_bin, tiles_y);
+        return max(x1 - x0, 0) * max(y1 - y0, 0);
+    };
+    int x0, x1, y0, y1;
+    for (int b = t; b < bins; b += blockDim.x)
+        atomicAdd(&step_start[order_step(__ldcg(bin_total + b), per_step)], tiles_of(b, x0, x1, y0, y1));
+    __syncthreads();
+    if (t < 32) {
+        const int n = t < ORDER_STEPS ? step_start[t] : 0;
+        const int before = warp_inclusive_sum(n, lane) - n;
+        if (t < ORDER_STEPS) step_start[t] = before;
+    }
+    __syncthreads();
+    for (int b = t; b < bins; b += blockDim.x) {
+        const int n = tiles_of(b, x0, x1, y0, y1);
+        int at = atomicAdd(&step_start[order_step(__ldcg(bin_total + b), per_step)], n);
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) tile_order[at++] = y * tiles_x + x;
+    }
+}
+
 // A block per bin (at most SCAN_BLOCKS binning blocks): within[b * blocks + k] = the entries of
 // bin b from binning blocks before k; bin_total[b] = all of bin b's entries. The last block to
 // finish then places the lists, which saves the binning graph a launch: bin_start[b] = the entries
 // of the bins before b (each list follows the lists before it); bin_start[bins] and *entries_seen
 // (host memory, read by the host a frame later to grow the lists) = all entries. *finished counts
-// the blocks done; the last one sets it back to 0 for the next binning.
+// the blocks done; the last one sets it back to 0 for the next binning. Given a tile_order (the
+// blend's tiles, tiles_x x tiles_y, tiles_per_bin to a bin's side), it also writes order_tiles'.
 extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     scan_bin_counts(const int* counts, int blocks, long long* within, long long* bin_total, long long* bin_start,
-                    unsigned* finished, long long* entries_seen) {
+                    unsigned* finished, long long* entries_seen, int* tile_order, int tiles_x, int tiles_y,
+                    int tiles_per_bin, int bins_x) {
     __shared__ long long warp_sums[33];
     __shared__ bool last;
     const int t = threadIdx.x, b = blockIdx.x, bins = gridDim.x;
@@ -172,16 +225,19 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     if (!last) return;
     if (t == 0) *finished = 0;
     long long carried = 0;
+    unsigned fullest = 0;  // a bin lists each circle once at most: its entries fit 32 bits
     for (int base = 0; base < bins; base += SCAN_BLOCKS) {
         long long all;
         // __ldcg: other blocks' totals, read from L2 rather than this SM's L1
         const long long value = base + t < bins ? __ldcg(bin_total + base + t) : 0ll;
+        fullest = max(fullest, static_cast<unsigned>(value));
         const long long placed = block_exclusive_sum<SCAN_BLOCKS>(value, t, warp_sums, all);
         if (base + t < bins) bin_start[base + t] = carried + placed;
         carried += all;
         __syncthreads();  // the next segment's sum writes warp_sums again
     }
     if (t == 0) bin_start[bins] = *entries_seen = carried;
+    if (tile_order) order_tiles(bin_total, bins, bins_x, tiles_x, tiles_y, tiles_per_bin, fullest, tile_order);
 }
 
 // Threads a bin where the bins are sparse, each reading a quarter of the bin's mask words.
@@ -544,8 +600,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     render_tile_warp(const float* position, const float* radius, const float* color, float4* image,
                      int width, int height, int count, int clear, int snow, float red, float green,
                      float blue, const BinEntry* lists, const long long* bin_start, long long capacity,
-                     int use_bins, int tiles_per_bin, int bins_x, int bins) {
-    CLOCK_THIS_BLOCK;
+                     int use_bins, int tiles_per_bin, int bins_x, int bins, const int* tile_order) {
+    // A block blends the tile tile_order names, in snowflake builds given one (scan_bin_counts'):
+    // there a tile's cost follows its covered pixels, and those of snowflake scenes differ from tile
+    // to tile by up to 2.6 times their mean. Flat builds keep blockIdx's tile: their tiles cost
+    // about the same, and one register more than their 64 spills.
+#if SNOWFLAKE
+    const int tile_index = tile_order ? tile_order[linear_block()] : linear_block();
+    const int tile_x = tile_index % gridDim.x, tile_y = tile_index / gridDim.x;
+#else
+    const int tile_index = linear_block(), tile_x = blockIdx.x, tile_y = blockIdx.y;
+#endif
+    CLOCK_THIS_TILE(tile_index);
     __shared__ Staged circles[2 * THREADS];
     __shared__ int scratch[65];
 #if CELLS
@@ -555,8 +621,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     for (int k = threadIdx.x; k < CELLS_X * CELLS_Y * (BATCH_WORDS + 1); k += THREADS) cell_lists[k] = 0;
 #endif
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    const int region_x0 = blockIdx.x * TILE + (warp % WARPS_X) * REGION_W;
-    const int region_y0 = blockIdx.y * TILE + (warp / WARPS_X) * REGION_H;
+    const int region_x0 = tile_x * TILE + (warp % WARPS_X) * REGION_W;
+    const int region_y0 = tile_y * TILE + (warp / WARPS_X) * REGION_H;
     const int x = region_x0 + lane % REGION_W;
     const int y0 = region_y0 + lane / REGION_W * PIXELS;
     const float px = pixel_center(x, 1.f / static_cast<float>(width));
@@ -569,7 +635,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                        ? start_pixel(image, x, y0 + k, width, height, clear, snow, red, green, blue)
                        : make_float4(0.f, 0.f, 0.f, 0.f);
     }
-    const Box tile = tile_box(blockIdx.x, blockIdx.y, TILE, width, height);
+    const Box tile = tile_box(tile_x, tile_y, TILE, width, height);
     const Box region = pixel_box(region_x0, region_y0, REGION_W, REGION_H, width, height);
     const float inv_w = 1.f / static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
     const Span span = {pixel_center(region_x0, inv_w), pixel_center(region_x0 + REGION_W - 1, inv_w),
@@ -579,7 +645,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const bool listed = use_bins && bin_start[bins] <= capacity;
     long long begin = 0, candidates = count;
     if (listed) {
-        const int bin = (blockIdx.y / tiles_per_bin) * bins_x + blockIdx.x / tiles_per_bin;
+        const int bin = (tile_y / tiles_per_bin) * bins_x + tile_x / tiles_per_bin;
         begin = bin_start[bin];
         candidates = bin_start[bin + 1] - begin;
     }
@@ -616,9 +682,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             __syncthreads();
 #if CELLS
             for (int s = t; s < staged; s += THREADS)
-                mark_cells(circles[s], s, blockIdx.x * TILE, blockIdx.y * TILE, width, height, cell_lists, filled);
+                mark_cells(circles[s], s, tile_x * TILE, tile_y * TILE, width, height, cell_lists, filled);
             __syncthreads();
-            const int cell = (y0 - blockIdx.y * TILE) / CELL_H * CELLS_X + (x - blockIdx.x * TILE) / CELL_W;
+            const int cell = (y0 - tile_y * TILE) / CELL_H * CELLS_X + (x - tile_x * TILE) / CELL_W;
             blend_cell(circles, cell_lists + cell * BATCH_WORDS, filled[cell], px, py, pixel);
             __syncthreads();
             // Cleared for the next batch, whose marks follow the next barrier.
@@ -633,5 +699,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 #pragma unroll
     for (int k = 0; k < PIXELS; ++k)
         if (x < width && y0 + k < height) image[(y0 + k) * width + x] = pixel[k];
-    tally.write(warp, THREADS / 32, lane);
+    tally.write(tile_index, warp, THREADS / 32, lane);
 }

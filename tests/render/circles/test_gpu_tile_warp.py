@@ -1,7 +1,7 @@
 """tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
 entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
-coarser than two tiles, an animated scene whose lists grow, each frame's list starts, and sparse bins'
-emission against a warp a bin's."""
+coarser than two tiles, an animated scene whose lists grow, each frame's list starts, sparse bins'
+emission against a warp a bin's, and snowflake tiles blended fullest bin first."""
 
 import numpy as np
 import pytest
@@ -9,7 +9,7 @@ import pytest
 from render.circles.overlays import candidate_counts
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
-from render.circles.tile_warp import fused_blend_is_exact
+from render.circles.tile_warp import TileWarp, fused_blend_is_exact
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.compare import compare_images
 from render.core.renderer import render_frame
@@ -273,3 +273,67 @@ def test_sparse_bins_drop_what_overflows_as_a_warp_a_bin_does(monkeypatch, refer
         assert (kept[entries // 2 :] == -1).all()  # nothing past it
         lists.append(written)
     assert np.array_equal(lists[0], lists[1])
+
+
+def _order_steps(strategy) -> np.ndarray:
+    """int (tiles,): the step of each tile's bin as scan_bin_counts ranks it (0 for the fullest),
+    in the kernel's float32 arithmetic."""
+    import cupy
+
+    totals = cupy.asnumpy(strategy.bin_total)
+    cols, rows = strategy.grid
+    side = strategy.tiles_per_bin
+    tile_y, tile_x = np.divmod(np.arange(cols * rows), cols)
+    per_tile = totals[(tile_y // side) * strategy.bins_x + tile_x // side]
+    per_step = np.float32(32) / (np.float32(totals.max()) + np.float32(1))
+    steps = (per_tile.astype(np.float32) * per_step).astype(np.int64)
+    return 31 - np.minimum(steps, 31)
+
+
+@pytest.mark.parametrize("name, size", [("snowsingle", 1024), ("snowsingle", 257), ("snow", 512)])
+def test_snowflake_tiles_are_blended_fullest_bin_first(name, size):
+    """Each binning writes every tile once, those of the bins with the most entries first, for the
+    frame it bins: a moving scene's order follows its circles."""
+    import cupy
+
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene(name), size, size)
+    strategy = renderer.strategy
+    render_frame(renderer, 60)  # snow's flakes fall in from above the picture
+    for _ in range(2):
+        strategy.tile_order.fill(-1)
+        render_frame(renderer, 0)
+        order = cupy.asnumpy(strategy.tile_order)
+        assert np.array_equal(np.sort(order), np.arange(strategy.grid[0] * strategy.grid[1]))
+        steps = _order_steps(strategy)[order]
+        assert np.all(np.diff(steps) >= 0) and steps[0] == 0 and steps[-1] > 0
+
+
+@pytest.mark.parametrize("name", ["rand10k", "micro2M"])
+def test_flat_scenes_and_lists_off_keep_the_launch_order(name):
+    for variant in ("tile-warp", "tile-warp:walk=cell"):
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+        renderer.load(build_scene(name), 256, 256)
+        assert renderer.strategy.tile_order is None
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp:bins=off"))
+    renderer.load(build_scene("snowsingle"), 256, 256)
+    assert renderer.strategy.tile_order is None
+
+
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:walk=cell", "tile-warp:tile=64"])
+@pytest.mark.parametrize("name, size", [("snowsingle", 1024), ("snowsingle", 257), ("snow", 512)])
+def test_tiles_in_order_blend_what_tiles_in_launch_order_do(monkeypatch, variant, name, size):
+    """Bit for bit, alpha too: frame 60, the next (a moving scene's flakes move), and a render of
+    it without a clear."""
+    images = []
+    for ordered in (True, False):
+        monkeypatch.setattr(TileWarp, "orders_tiles", ordered)
+        renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+        renderer.load(build_scene(name), size, size)
+        assert (renderer.strategy.tile_order is not None) == ordered
+        renderer.poison()
+        frames = [render_frame(renderer, 60), render_frame(renderer, 0)]
+        renderer.render()
+        images.append(frames + [renderer.image()])
+    for ordered, launched in zip(*images, strict=True):
+        assert np.array_equal(ordered.view(np.uint32), launched.view(np.uint32))
