@@ -1,0 +1,21 @@
+# Snowflake tiles fullest bin first, computed each binning on the GPU: bench --variants auto against main
+# (the tree at 68a3e98 in .gpu/s42/A), interleaved, twice each; the render and scenes GPU tests;
+# check --size 1024 (every variant, then the cell walks); the app GPU tests.
+source .gpu/setup.sh
+R=$OUT/r; mkdir -p $R; export PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
+nvidia-smi --query-gpu=name --format=csv,noheader
+cp -r .gpu/s42/A /tmp/A
+for i in 1 2; do
+  (cd /tmp/A && timeout -s KILL 100 python3 main.py bench --variants auto --json $R/bench-main-$i.json > $R/bench-main-$i.txt 2>&1; echo main $i rc $?)
+  timeout -s KILL 100 python3 main.py bench --variants auto --json $R/bench-auto-$i.json > $R/bench-auto-$i.txt 2>&1; echo order $i rc $?
+done
+for f in $R/bench-main-1 $R/bench-auto-1 $R/bench-main-2 $R/bench-auto-2; do
+  echo $(basename $f) $(python3 -c "import json,sys; d=json.load(open('$f.json')); print(' '.join(f\"{r['scene']}={r['total_ms']:.4f}/{r['stage_ms']['binning']:.4f}/{r['stage_ms']['blending']:.4f}\" for r in d['rows']))")
+done
+SECONDS=0; timeout -s KILL 300 python3 -m pytest -q -p no:cacheprovider -p no:benchmark -n 8 --timeout 280 -m "gpu and not faults_gpu" tests/render tests/scenes > $R/render-gpu.txt 2>&1; echo render rc $? ${SECONDS}s; tail -1 $R/render-gpu.txt
+grep -E "FAILED|ERROR" $R/render-gpu.txt | head
+SECONDS=0; timeout -s KILL 150 python3 main.py check --size 1024 > $R/check-1024.txt 2>&1; echo check rc $? ${SECONDS}s; tail -1 $R/check-1024.txt
+SECONDS=0; timeout -s KILL 100 python3 main.py check --size 1024 --variants tile-warp:walk=cell tile-warp:tile=64,walk=cell tile-warp:walk=cell,bins=off tile-warp:tile=64,walk=cell,bins=off > $R/check-1024-cells.txt 2>&1; echo check cells rc $? ${SECONDS}s; tail -1 $R/check-1024-cells.txt
+SECONDS=0; timeout -s KILL 60 python3 -m pytest -q -p no:cacheprovider -p no:benchmark -n 4 --timeout 50 -m "gpu and not faults_gpu" tests/app > $R/app-gpu.txt 2>&1; echo app rc $? ${SECONDS}s; tail -1 $R/app-gpu.txt
+grep -E "FAILED|ERROR" $R/app-gpu.txt | head
+cd $OUT && tar czf r.tgz r && rm -rf r
