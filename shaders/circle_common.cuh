@@ -134,11 +134,10 @@ __device__ __forceinline__ float3 snow_ramp(int row) {
     return row < 2 ? make_float3(1.f, 1.f, 1.f) : row < 4 ? make_float3(.8f, .9f, 1.f) : make_float3(.8f, .8f, 1.f);
 }
 
-// The snowflake's color and alpha at squared distance dist2 (<= r^2) from its center, with
-// max_alpha from snowflake_max_alpha.
-__device__ __forceinline__ void snowflake_paint(float dist2, float r, float max_alpha, float& red,
-                                                float& green, float& blue, float& alpha) {
-    const float t = sqrtf(dist2) / r;
+// The snowflake's color and alpha at t = distance / radius (<= 1) from its center, with max_alpha
+// from snowflake_max_alpha.
+__device__ __forceinline__ void snowflake_paint_at(float t, float max_alpha, float& red, float& green, float& blue,
+                                                   float& alpha) {
     const float s = t * 4.f;
     const int base = min(static_cast<int>(s), 4);
     const float w = s - static_cast<float>(base);
@@ -148,6 +147,34 @@ __device__ __forceinline__ void snowflake_paint(float dist2, float r, float max_
     green = w0 * below.y + w * above.y;
     blue = w0 * below.z + w * above.z;
     alpha = max_alpha * expf((-4.f * t) * t);
+}
+
+// The snowflake's color and alpha at squared distance dist2 (<= r^2) from its center.
+__device__ __forceinline__ void snowflake_paint(float dist2, float r, float max_alpha, float& red,
+                                                float& green, float& blue, float& alpha) {
+    snowflake_paint_at(sqrtf(dist2) / r, max_alpha, red, green, blue, alpha);
+}
+
+// Radii whose reciprocal divides by two fused multiply-adds (divide_by_reciprocal): within them, a
+// quotient a / r with 0 <= a <= r (a distance in the disc, so a = 0 or a >= 2^-63, the square
+// root of the smallest normal float) and every intermediate of the division are normal floats.
+#define RECIPROCAL_RADIUS_MIN 8.67361738e-19f  // 2^-60
+#define RECIPROCAL_RADIUS_MAX 1.15292150e18f   // 2^60
+
+// The reciprocal that divide_by_reciprocal divides by radius r with (1 / r rounded to nearest), or
+// 0 where r is outside [RECIPROCAL_RADIUS_MIN, RECIPROCAL_RADIUS_MAX] (NaN among them): such a
+// radius divides with the division itself.
+__device__ __forceinline__ float radius_reciprocal(float r) {
+    return r >= RECIPROCAL_RADIUS_MIN && r <= RECIPROCAL_RADIUS_MAX ? __frcp_rn(r) : 0.f;
+}
+
+// a / b rounded to nearest, as the division rounds it, for y = 1 / b rounded to nearest and a, b
+// and a / b normal or a = 0 (radius_reciprocal's range): q = a * y is within an ulp of a / b,
+// a - b * q is then exact in one fused multiply-add, and q + (a - b * q) * y rounds to a / b
+// (Markstein, 1990). A GPU test compares it with the division bit for bit.
+__device__ __forceinline__ float divide_by_reciprocal(float a, float b, float y) {
+    const float q = __fmul_rn(a, y);
+    return __fmaf_rn(__fmaf_rn(-b, q, a), y, q);
 }
 
 // A snowflake's peak alpha, from its depth z (nearer is more opaque).

@@ -364,7 +364,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
 // ---- Blending -----------------------------------------------------------------------------
 
 // What a warp needs of a staged circle: shape = (x, y, r, r * r); paint = alpha * color for flat
-// circles, (max alpha, -, -, -) for snowflakes.
+// circles, (max alpha, radius_reciprocal(r), -, -) for snowflakes.
 struct Staged {
     float4 shape;
     float4 paint;
@@ -434,7 +434,10 @@ __device__ __forceinline__ void blend_hit(const Staged& c, bool, float px, const
         const float dist2 = dx2 + dy * dy;
         if (dist2 <= c.shape.w) {
             float red, green, blue, alpha;
-            snowflake_paint(dist2, c.shape.z, c.paint.x, red, green, blue, alpha);
+            // The same in the whole warp: a staged circle's reciprocal.
+            const float t = c.paint.y != 0.f ? divide_by_reciprocal(sqrtf(dist2), c.shape.z, c.paint.y)
+                                             : sqrtf(dist2) / c.shape.z;
+            snowflake_paint_at(t, c.paint.x, red, green, blue, alpha);
             over(pixel[k], alpha, red, green, blue);
         }
     }
@@ -666,7 +669,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             c.shape.w = c.shape.z * c.shape.z;
             hit = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, tile);
             if (hit) look = circle_look(position, color, now.index);
-            if (hit && SNOWFLAKE) c.paint = circle_paint(look);
+            if (hit && SNOWFLAKE) {
+                c.paint = circle_paint(look);
+                c.paint.y = radius_reciprocal(c.shape.z);
+            }
         }
         int total;
         // A flat circle's paint is made after the scan's barriers, so that its color's load overlaps
