@@ -1,6 +1,11 @@
 """Hash (sha1 of the float32 RGBA bytes) of frame 0 and of a second render without a clear, per scene and variant."""
-import hashlib, json, sys
+
+import hashlib
+import json
+import sys
+
 import numpy as np
+
 from render.circles.renderer import CudaRenderer
 from render.circles.variants import VARIANTS
 from render.core.renderer import render_frame
