@@ -1,0 +1,16 @@
+# Final, at 0d61b5b: bench --variants auto twice; the render and scenes GPU tests; check --size 1024 (every
+# variant, then the cell walks); the app GPU tests.
+source .gpu/setup.sh
+R=$OUT/r; mkdir -p $R; export PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
+nvidia-smi --query-gpu=name --format=csv,noheader
+for i in 1 2; do
+  timeout -s KILL 100 python3 main.py bench --variants auto --json $R/bench-auto-$i.json > $R/bench-auto-$i.txt 2>&1; echo bench $i rc $?
+  echo $(python3 -c "import json,sys; d=json.load(open('$R/bench-auto-$i.json')); print(d['limits']); print(' '.join(f\"{r['scene']}={r['total_ms']:.4f}/{r['stage_ms']['binning']:.4f}/{r['stage_ms']['blending']:.4f}\" for r in d['rows']))")
+done
+SECONDS=0; timeout -s KILL 300 python3 -m pytest -q -p no:cacheprovider -p no:benchmark -n 8 --timeout 280 -m "gpu and not faults_gpu" tests/render tests/scenes > $R/render-gpu.txt 2>&1; echo render rc $? ${SECONDS}s; tail -1 $R/render-gpu.txt
+grep -E "FAILED|ERROR" $R/render-gpu.txt | head
+SECONDS=0; timeout -s KILL 150 python3 main.py check --size 1024 > $R/check-1024.txt 2>&1; echo check rc $? ${SECONDS}s; tail -1 $R/check-1024.txt
+SECONDS=0; timeout -s KILL 100 python3 main.py check --size 1024 --variants tile-warp:walk=cell tile-warp:tile=64,walk=cell tile-warp:walk=cell,bins=off tile-warp:tile=64,walk=cell,bins=off > $R/check-1024-cells.txt 2>&1; echo check cells rc $? ${SECONDS}s; tail -1 $R/check-1024-cells.txt
+SECONDS=0; timeout -s KILL 60 python3 -m pytest -q -p no:cacheprovider -p no:benchmark -n 4 --timeout 50 -m "gpu and not faults_gpu" tests/app > $R/app-gpu.txt 2>&1; echo app rc $? ${SECONDS}s; tail -1 $R/app-gpu.txt
+grep -E "FAILED|ERROR" $R/app-gpu.txt | head
+cd $OUT && tar czf r.tgz r && rm -rf r
