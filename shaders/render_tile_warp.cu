@@ -607,7 +607,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     // A block blends the tile tile_order names, in snowflake builds given one (scan_bin_counts'):
     // there a tile's cost follows its covered pixels, and those of snowflake scenes differ from tile
     // to tile by up to 2.6 times their mean. Flat builds keep blockIdx's tile: their tiles cost
-    // about the same, and one register more than their 64 spills.
+    // about the same, and at their 64 registers a tile read from memory, which the compiler cannot
+    // recompute from blockIdx as it does now, makes registers spill.
 #if SNOWFLAKE
     const int tile_index = tile_order ? tile_order[linear_block()] : linear_block();
     const int tile_x = tile_index % gridDim.x, tile_y = tile_index / gridDim.x;
