@@ -3,8 +3,10 @@
 // (in index order, by a ballot scan), then every warp tests 32 staged circles at once against its
 // own region and blends only those that touch it, PIXELS pixels per circle per thread. Shape and
 // premultiplied color are computed once per circle, not once per pixel; a circle that covers a
-// warp's whole region skips the per-pixel test, and flat colors blend with one fused
-// multiply-add per channel where that rounds exactly as the reference (over_half_fused). With
+// warp's whole region skips the per-pixel test, the squared row distances that a test shares
+// with the other columns of the region are computed once per warp and group of 32 circles (in
+// 32-pixel tiles: WarpRows), and flat colors blend with one fused multiply-add per channel where
+// that rounds exactly as the reference (over_half_fused). With
 // CELLS, each cell of 4 lanes (8 at TILE 64) walks instead the staged circles that may cover its
 // pixels, from bit lists built per batch (mark_cells): for circles a few pixels wide, which touch a
 // warp's region but cover few of its pixels.
@@ -363,8 +365,9 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
 
 // ---- Blending -----------------------------------------------------------------------------
 
-// What a warp needs of a staged circle: shape = (x, y, r, r * r); paint = alpha * color for flat
-// circles, (max alpha, radius_reciprocal(r), -, -) for snowflakes.
+// What a warp needs of a staged circle: shape = (x, y, r, r * r); paint = (alpha * color, r * r)
+// for flat circles, whose test then reads x alone of the shape, and (max alpha,
+// radius_reciprocal(r), -, -) for snowflakes.
 struct Staged {
     float4 shape;
     float4 paint;
@@ -422,22 +425,33 @@ __device__ __forceinline__ bool disc_covers_span(float x, float y, float r2, con
     return fmaxf(left * left, right * right) + fmaxf(bottom * bottom, top * top) <= r2;
 }
 
+// (py[k] - y)^2 for this thread's PIXELS rows, rounded as the reference's test rounds them: the
+// part of a pixel's squared distance from a circle centered at height y that its column shares
+// with the other columns of the warp's region.
+__device__ __forceinline__ void row_squares(const float* py, float y, float* dy2) {
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k) {
+        const float dy = py[k] - y;
+        dy2[k] = dy * dy;
+    }
+}
+
 #if SNOWFLAKE
-// One staged snowflake over this thread's column of pixels.
-__device__ __forceinline__ void blend_hit(const Staged& c, bool, float px, const float* py,
-                                          float4* pixel) {
-    const float dx = px - c.shape.x;
+// One staged snowflake (shape, paint) over this thread's column of pixels, dy2 its rows'
+// row_squares.
+__device__ __forceinline__ void blend_tested(const float4& shape, const float4& paint, float px, const float* dy2,
+                                             float4* pixel) {
+    const float dx = px - shape.x;
     const float dx2 = dx * dx;
 #pragma unroll
     for (int k = 0; k < PIXELS; ++k) {
-        const float dy = py[k] - c.shape.y;
-        const float dist2 = dx2 + dy * dy;
-        if (dist2 <= c.shape.w) {
+        const float dist2 = dx2 + dy2[k];
+        if (dist2 <= shape.w) {
             float red, green, blue, alpha;
             // The same in the whole warp: a staged circle's reciprocal.
-            const float t = c.paint.y != 0.f ? divide_by_reciprocal(sqrtf(dist2), c.shape.z, c.paint.y)
-                                             : sqrtf(dist2) / c.shape.z;
-            snowflake_paint_at(t, c.paint.x, red, green, blue, alpha);
+            const float t = paint.y != 0.f ? divide_by_reciprocal(sqrtf(dist2), shape.z, paint.y)
+                                           : sqrtf(dist2) / shape.z;
+            snowflake_paint_at(t, paint.x, red, green, blue, alpha);
             over(pixel[k], alpha, red, green, blue);
         }
     }
@@ -451,29 +465,28 @@ __device__ __forceinline__ void over_flat(float4& pixel, const float4& paint) {
 #endif
 }
 
-// One staged flat circle over this thread's column of pixels; `covers` (the same in the whole
-// warp) skips the per-pixel test for a circle that covers the warp's region.
-__device__ __forceinline__ void blend_hit(const Staged& c, bool covers, float px, const float* py,
-                                          float4* pixel) {
-    if (covers) {
+// A staged flat circle's paint over every pixel of this thread's column: for a circle that covers
+// the warp's whole region, which skips the per-pixel test.
+__device__ __forceinline__ void blend_covered(const float4& paint, float4* pixel) {
 #pragma unroll
-        for (int k = 0; k < PIXELS; ++k) over_flat(pixel[k], c.paint);
-        return;
-    }
-    const float dx = px - c.shape.x;
-    const float dx2 = dx * dx;
-#pragma unroll
-    for (int k = 0; k < PIXELS; ++k) {
-        const float dy = py[k] - c.shape.y;
-        if (dx2 + dy * dy <= c.shape.w) over_flat(pixel[k], c.paint);
-    }
+    for (int k = 0; k < PIXELS; ++k) over_flat(pixel[k], paint);
 }
 
+// One staged flat circle (shape, of which x alone is read, and paint) over the pixels of this
+// thread's column it covers, dy2 their rows' row_squares.
+__device__ __forceinline__ void blend_tested(const float4& shape, const float4& paint, float px, const float* dy2,
+                                             float4* pixel) {
+    const float dx = px - shape.x;
+    const float dx2 = dx * dx;
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k)
+        if (dx2 + dy2[k] <= paint.w) over_flat(pixel[k], paint);
+}
 #endif
 
-// A staged circle's half at shared address `at`, read into registers here, on every path: left
-// to itself the compiler sinks the paint's load into each pixel's conditional blend, where its
-// latency is exposed once per pixel.
+// A float4 at shared address `at`, read into registers here, on every path: left to itself the
+// compiler sinks a staged circle's loads into each pixel's conditional blend, where their latency
+// is exposed once per pixel.
 __device__ __forceinline__ float4 load_now(unsigned at) {
     float4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
@@ -490,31 +503,153 @@ __device__ __forceinline__ int leading_zeros(unsigned word) {
     return n;
 }
 
+// Lanes that share their pixel rows: a warp's region is REGION_W columns wide.
+#define ROW_GROUPS (32 / REGION_W)
+// A 32-pixel tile's warps keep their rows in shared memory (WarpRows below); a 64-pixel tile's
+// would take its static shared memory past 48 KB, so they keep them in registers.
+#define SHARED_ROW_SQUARES (TILE == 32)
+
+#if SHARED_ROW_SQUARES
+static_assert(PIXELS == 4, "a lane's rows are one float4");
+
+// A warp's rows in shared memory: per row group, the row_squares of the 32 circles of the group
+// being walked, then the group's pixel centers, and the warp's region and span (a copy per row
+// group, so that a lane reads each at one offset from its own squares).
+struct WarpDesk {
+    float4 squares[32][ROW_GROUPS];
+    float4 py[ROW_GROUPS];
+    float4 region[ROW_GROUPS];
+    float4 span[ROW_GROUPS];
+};
+
+// What a warp's walk knows of its pixel rows, kept in its WarpDesk: the row squares of a group of
+// circles, computed once for the warp instead of once per column, and the rows' centers, region
+// and span, read once per group. Kept in registers, these would push the walk past its 64.
+struct WarpRows {
+    unsigned at;  // the shared address of this lane's squares of a group's circle 0
+
+    // The rows of this lane's warp, whose desk is `desk`. Lanes of a row group's first column
+    // write their group's part; a barrier must follow before the walk.
+    __device__ WarpRows(WarpDesk* desk, int lane, const float* py, const Box& region, const Span& span) {
+        const int group = lane / REGION_W;
+        at = static_cast<unsigned>(__cvta_generic_to_shared(&desk->squares[0][group]));
+        // Pinned: left to itself the compiler recomputes the address from the thread index at
+        // every hit (ten instructions) rather than keep it in a register.
+        asm volatile("mov.u32 %0, %0;" : "+r"(at));
+        if (lane % REGION_W == 0) {
+            desk->py[group] = make_float4(py[0], py[1], py[2], py[3]);
+            desk->region[group] = make_float4(region.left, region.right, region.bottom, region.top);
+            desk->span[group] = make_float4(span.x_min, span.x_max, span.y_min, span.y_max);
+        }
+    }
+    __device__ unsigned field(size_t offset) const {
+        return at + static_cast<unsigned>(offset - offsetof(WarpDesk, squares));
+    }
+    __device__ Box region() const {
+        const float4 b = load_now(field(offsetof(WarpDesk, region)));
+        return {b.x, b.y, b.z, b.w};
+    }
+    __device__ Span span() const {
+        const float4 b = load_now(field(offsetof(WarpDesk, span)));
+        return {b.x, b.y, b.z, b.w};
+    }
+    // Squares the rows of every row group for the group's 32 circles, from y (lane j: circle j's
+    // center's height). Lane j of a pass takes circle j % REGION_W of the pass and its own group's
+    // rows.
+    __device__ void square(float y, int lane) const {
+        const float4 centers = load_now(field(offsetof(WarpDesk, py)));
+        const float py[PIXELS] = {centers.x, centers.y, centers.z, centers.w};
+        float* squares = static_cast<float*>(__cvta_shared_to_generic(at));
+#pragma unroll
+        for (int pass = 0; pass < ROW_GROUPS; ++pass) {
+            const int circle = pass * REGION_W + lane % REGION_W;
+            float dy2[PIXELS];
+            row_squares(py, __shfl_sync(0xffffffffu, y, circle), dy2);
+            reinterpret_cast<float4*>(squares)[circle * ROW_GROUPS] = make_float4(dy2[0], dy2[1], dy2[2], dy2[3]);
+        }
+        __syncwarp();
+    }
+    // What blend_tested reads of the shape of the staged circle at shared address `circle`: all
+    // of it for a snowflake, a flat circle's x alone (one 4-byte load).
+    __device__ float4 tested_shape(unsigned circle) const {
+#if SNOWFLAKE
+        return load_now(circle);
+#else
+        float4 shape;
+        asm volatile("ld.shared.f32 %0, [%1];" : "=f"(shape.x) : "r"(circle));
+        return shape;
+#endif
+    }
+    // The row squares of circle j of the group (whose tested_shape is unused here).
+    __device__ void squares_of(int j, const float4&, float* dy2) const {
+        const float4 four = load_now(at + j * static_cast<unsigned>(ROW_GROUPS * sizeof(float4)));
+        dy2[0] = four.x, dy2[1] = four.y, dy2[2] = four.z, dy2[3] = four.w;
+    }
+};
+#else
+struct WarpDesk {};  // nothing: the rows stay in registers
+
+// What a warp's walk knows of its pixel rows, in registers: it squares a circle's rows at each
+// hit.
+struct WarpRows {
+    float py[PIXELS];
+    Box region_;
+    Span span_;
+
+    __device__ WarpRows(WarpDesk*, int, const float* centers, const Box& region, const Span& span)
+        : region_(region), span_(span) {
+#pragma unroll
+        for (int k = 0; k < PIXELS; ++k) py[k] = centers[k];
+    }
+    __device__ Box region() const { return region_; }
+    __device__ Span span() const { return span_; }
+    __device__ void square(float, int) const {}
+    __device__ float4 tested_shape(unsigned circle) const { return load_now(circle); }
+    __device__ void squares_of(int, const float4& shape, float* dy2) const { row_squares(py, shape.y, dy2); }
+};
+#endif
+
 // The staged circles [0, staged), in order, over this thread's column of pixels. Each warp tests
 // 32 circles at a time against its region and walks the ones that touch it.
-__device__ __forceinline__ void blend_staged(const Staged* circles, int staged, int lane,
-                                             const Box& region, const Span& span, float px,
-                                             const float* py, float4* pixel, WarpTally& tally) {
+__device__ __forceinline__ void blend_staged(const Staged* circles, int staged, int lane, const WarpRows& rows,
+                                             float px, float4* pixel, WarpTally& tally) {
     for (int group = 0; group < staged; group += 32) {
         bool touches = false, covers = false;
+        float y = 0.f;
+        const Box region = rows.region();
+        const Span span = rows.span();
         if (group + lane < staged) {
             const Staged& c = circles[group + lane];
             touches = disc_in_box_exact(c.shape.x, c.shape.y, c.shape.z, region);
             covers = !SNOWFLAKE && disc_covers_span(c.shape.x, c.shape.y, c.shape.w, span);
+            y = c.shape.y;
         }
-        // Ballots reversed, so that lane j is bit 31 - j: finding the next lane is one instruction.
-        const unsigned covering = __brev(__ballot_sync(0xffffffffu, covers));
-        const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
+        const unsigned covers_ballot = __ballot_sync(0xffffffffu, covers);
         const unsigned touching = __ballot_sync(0xffffffffu, touches);
+        // Only circles that touch the region without covering it are tested pixel by pixel.
+        if (touching & ~covers_ballot) rows.square(y, lane);
+        // Ballots reversed, so that lane j is bit 31 - j: finding the next lane is one instruction.
+        const unsigned covering = __brev(covers_ballot);
+        const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
         tally.add(min(32, staged - group), touching);
         for (unsigned rest = __brev(touching); rest;) {
             const int j = leading_zeros(rest);
             const unsigned lane_bit = 0x80000000u >> j;
             rest ^= lane_bit;
             const unsigned at = batch + j * static_cast<unsigned>(sizeof(Staged));
-            const Staged c = {load_now(at), load_now(at + sizeof(float4))};
-            blend_hit(c, covering & lane_bit, px, py, pixel);
+            const float4 paint = load_now(at + sizeof(float4));
+#if !SNOWFLAKE
+            if (covering & lane_bit) {
+                blend_covered(paint, pixel);
+                continue;
+            }
+#endif
+            const float4 shape = rows.tested_shape(at);
+            float dy2[PIXELS];
+            rows.squares_of(j, shape, dy2);
+            blend_tested(shape, paint, px, dy2, pixel);
         }
+        __syncwarp();  // every lane has read the group's squares before the next group's are written
     }
 }
 
@@ -594,7 +729,9 @@ __device__ __forceinline__ void blend_cell(const Staged* circles, const unsigned
         word ^= 0x80000000u >> j;
         const unsigned at = base + (w * 32 + j) * static_cast<unsigned>(sizeof(Staged));
         const Staged c = {load_now(at), load_now(at + sizeof(float4))};
-        blend_hit(c, false, px, py, pixel);
+        float dy2[PIXELS];
+        row_squares(py, c.shape.y, dy2);
+        blend_tested(c.shape, c.paint, px, dy2, pixel);
     }
 }
 #endif
@@ -618,6 +755,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     CLOCK_THIS_TILE(tile_index);
     __shared__ Staged circles[2 * THREADS];
     __shared__ int scratch[65];
+#if !CELLS
+    __shared__ WarpDesk desks[THREADS / 32];
+#endif
 #if CELLS
     // The cells' lists, then each cell's word of filled words.
     __shared__ unsigned cell_lists[CELLS_X * CELLS_Y * (BATCH_WORDS + 1)];
@@ -644,6 +784,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const float inv_w = 1.f / static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
     const Span span = {pixel_center(region_x0, inv_w), pixel_center(region_x0 + REGION_W - 1, inv_w),
                        pixel_center(region_y0, inv_h), pixel_center(region_y0 + REGION_H - 1, inv_h)};
+#if !CELLS
+    const WarpRows rows(&desks[warp], lane, py, region, span);
+#endif
 
     // Overflowed lists (more entries than capacity) are ignored: every circle is a candidate.
     const bool listed = use_bins && bin_start[bins] <= capacity;
@@ -680,7 +823,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         // the block's wait there; a snowflake's at once, which measured faster for snowflakes.
         const int slot = scan_warp_ballot<THREADS>(hit, t, scratch, total);
         if (hit) {
-            if (!SNOWFLAKE) c.paint = circle_paint(look);
+            if (!SNOWFLAKE) {
+                c.paint = circle_paint(look);
+                c.paint.w = c.shape.w;
+            }
             circles[staged + slot] = c;
         }
         staged += total;
@@ -697,7 +843,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             // Cleared for the next batch, whose marks follow the next barrier.
             for (int k = t; k < CELLS_X * CELLS_Y * (BATCH_WORDS + 1); k += THREADS) cell_lists[k] = 0;
 #else
-            blend_staged(circles, staged, lane, region, span, px, py, pixel, tally);
+            blend_staged(circles, staged, lane, rows, px, pixel, tally);
             __syncthreads();
 #endif
             staged = 0;
