@@ -512,14 +512,12 @@ __device__ __forceinline__ int leading_zeros(unsigned word) {
 #if SHARED_ROW_SQUARES
 static_assert(PIXELS == 4, "a lane's rows are one float4");
 
-// A warp's rows in shared memory: per row group, the row_squares of the 32 circles of the group
-// being walked, then the group's pixel centers, and the warp's region and span (a copy per row
-// group, so that a lane reads each at one offset from its own squares).
+// A warp's rows in shared memory, a float4 per slot and row group: slots 0-31 the row_squares of
+// the 32 circles of the group being walked, then the row group's pixel centers, the warp's region
+// and its span (a copy per row group, so that each slot lies at one offset from a lane's slot 0).
+enum DeskSlot { DESK_PY = 32, DESK_REGION, DESK_SPAN, DESK_SLOTS };
 struct WarpDesk {
-    float4 squares[32][ROW_GROUPS];
-    float4 py[ROW_GROUPS];
-    float4 region[ROW_GROUPS];
-    float4 span[ROW_GROUPS];
+    float4 slots[DESK_SLOTS][ROW_GROUPS];
 };
 
 // What a warp's walk knows of its pixel rows, kept in its WarpDesk: the row squares of a group of
@@ -532,32 +530,31 @@ struct WarpRows {
     // write their group's part; a barrier must follow before the walk.
     __device__ WarpRows(WarpDesk* desk, int lane, const float* py, const Box& region, const Span& span) {
         const int group = lane / REGION_W;
-        at = static_cast<unsigned>(__cvta_generic_to_shared(&desk->squares[0][group]));
+        at = static_cast<unsigned>(__cvta_generic_to_shared(&desk->slots[0][group]));
         // Pinned: left to itself the compiler recomputes the address from the thread index at
         // every hit (ten instructions) rather than keep it in a register.
         asm volatile("mov.u32 %0, %0;" : "+r"(at));
         if (lane % REGION_W == 0) {
-            desk->py[group] = make_float4(py[0], py[1], py[2], py[3]);
-            desk->region[group] = make_float4(region.left, region.right, region.bottom, region.top);
-            desk->span[group] = make_float4(span.x_min, span.x_max, span.y_min, span.y_max);
+            desk->slots[DESK_PY][group] = make_float4(py[0], py[1], py[2], py[3]);
+            desk->slots[DESK_REGION][group] = make_float4(region.left, region.right, region.bottom, region.top);
+            desk->slots[DESK_SPAN][group] = make_float4(span.x_min, span.x_max, span.y_min, span.y_max);
         }
     }
-    __device__ unsigned field(size_t offset) const {
-        return at + static_cast<unsigned>(offset - offsetof(WarpDesk, squares));
-    }
+    // The shared address of this lane's row group's float4 in slot s.
+    __device__ unsigned slot(int s) const { return at + s * static_cast<unsigned>(ROW_GROUPS * sizeof(float4)); }
     __device__ Box region() const {
-        const float4 b = load_now(field(offsetof(WarpDesk, region)));
+        const float4 b = load_now(slot(DESK_REGION));
         return {b.x, b.y, b.z, b.w};
     }
     __device__ Span span() const {
-        const float4 b = load_now(field(offsetof(WarpDesk, span)));
+        const float4 b = load_now(slot(DESK_SPAN));
         return {b.x, b.y, b.z, b.w};
     }
     // Squares the rows of every row group for the group's 32 circles, from y (lane j: circle j's
     // center's height). Lane j of a pass takes circle j % REGION_W of the pass and its own group's
     // rows.
     __device__ void square(float y, int lane) const {
-        const float4 centers = load_now(field(offsetof(WarpDesk, py)));
+        const float4 centers = load_now(slot(DESK_PY));
         const float py[PIXELS] = {centers.x, centers.y, centers.z, centers.w};
         float* squares = static_cast<float*>(__cvta_shared_to_generic(at));
 #pragma unroll
@@ -582,7 +579,7 @@ struct WarpRows {
     }
     // The row squares of circle j of the group (whose tested_shape is unused here).
     __device__ void squares_of(int j, const float4&, float* dy2) const {
-        const float4 four = load_now(at + j * static_cast<unsigned>(ROW_GROUPS * sizeof(float4)));
+        const float4 four = load_now(slot(j));
         dy2[0] = four.x, dy2[1] = four.y, dy2[2] = four.z, dy2[3] = four.w;
     }
 };
