@@ -25,6 +25,12 @@ def define_flags(defines: dict[str, object]) -> tuple[str, ...]:
     return tuple(f"-D{key}={value}" for key, value in sorted(defines.items()))
 
 
+def nvrtc_options(defines: Mapping[str, object]) -> tuple[str, ...]:
+    """The options the app gives NVRTC for a ``shaders/`` module with ``-D`` defines (CuPy adds the
+    target architecture)."""
+    return (*BASE_OPTIONS, f"-I{SHADER_DIR}", *define_flags(dict(defines)))
+
+
 def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[str]:
     """The nvcc command line that compiles ``shaders/<source>`` to a cubin for the Hopper target."""
     return [
@@ -85,8 +91,7 @@ def compile_module(source: str, defines: tuple[tuple[str, object], ...]):
 
     path = SHADER_DIR / source
     code = numbered_source(path, path.read_text())
-    options = (*BASE_OPTIONS, f"-I{SHADER_DIR}", *define_flags(dict(defines)))
-    module = cupy.RawModule(code=code, options=options)
+    module = cupy.RawModule(code=code, options=nvrtc_options(dict(defines)))
     module.compile()
     return module
 
