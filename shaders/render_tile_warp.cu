@@ -531,8 +531,8 @@ struct WarpRows {
     __device__ WarpRows(WarpDesk* desk, int lane, const float* py, const Box& region, const Span& span) {
         const int group = lane / REGION_W;
         at = static_cast<unsigned>(__cvta_generic_to_shared(&desk->slots[0][group]));
-        // Pinned: left to itself the compiler recomputes the address from the thread index at
-        // every hit (ten instructions) rather than keep it in a register.
+        // Pinned in a register: left to itself the compiler recomputes it from the thread index for
+        // each group of circles.
         asm volatile("mov.u32 %0, %0;" : "+r"(at));
         if (lane % REGION_W == 0) {
             desk->slots[DESK_PY][group] = make_float4(py[0], py[1], py[2], py[3]);
