@@ -6,10 +6,10 @@
 // warp's whole region skips the per-pixel test, the squared row distances that a test shares
 // with the other columns of the region are computed once per warp and group of 32 circles (in
 // 32-pixel tiles: WarpRows), and flat colors blend with one fused multiply-add per channel where
-// that rounds exactly as the reference (over_half_fused). With
-// CELLS, each cell of 4 lanes (8 at TILE 64) walks instead the staged circles that may cover its
-// pixels, from bit lists built per batch (mark_cells): for circles a few pixels wide, which touch a
-// warp's region but cover few of its pixels.
+// that rounds exactly as the reference (over_half_fused). With CELLS, each cell of 4 lanes (8 at
+// TILE 64) walks instead the staged circles that may cover its pixels, from bit lists built per
+// batch (mark_cells): for circles a few pixels wide, which touch a warp's region but cover few of
+// its pixels.
 //
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
@@ -42,7 +42,9 @@
 
 #define THREADS (TILE * TILE / PIXELS)
 #define REGION_W WARP_REGION_WIDTH
-#define REGION_H (32 / REGION_W * PIXELS)
+// Row groups: a warp's lanes in sets of REGION_W, one a column, that share their PIXELS pixel rows.
+#define ROW_GROUPS (32 / REGION_W)
+#define REGION_H (ROW_GROUPS * PIXELS)
 #define WARPS_X (TILE / REGION_W)
 static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
 // A 32-pixel tile is held to 64 registers a thread, four blocks an SM: left free, the candidates
@@ -366,8 +368,9 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
 // ---- Blending -----------------------------------------------------------------------------
 
 // What a warp needs of a staged circle: shape = (x, y, r, r * r); paint = (alpha * color, r * r)
-// for flat circles, whose test then reads x alone of the shape, and (max alpha,
-// radius_reciprocal(r), -, -) for snowflakes.
+// for flat circles, and (max alpha, radius_reciprocal(r), -, -) for snowflakes. A flat circle's
+// r * r rides in its paint so that a 32-pixel tile's warp walk, whose row squares are in shared
+// memory, reads one word of the shape for a tested hit (x) instead of all of it.
 struct Staged {
     float4 shape;
     float4 paint;
@@ -503,8 +506,6 @@ __device__ __forceinline__ int leading_zeros(unsigned word) {
     return n;
 }
 
-// Lanes that share their pixel rows: a warp's region is REGION_W columns wide.
-#define ROW_GROUPS (32 / REGION_W)
 // A 32-pixel tile's warps keep their rows in shared memory (WarpRows below); a 64-pixel tile's
 // would take its static shared memory past 48 KB, so they keep them in registers.
 #define SHARED_ROW_SQUARES (TILE == 32)
@@ -572,9 +573,9 @@ struct WarpRows {
 #if SNOWFLAKE
         return load_now(circle);
 #else
-        float4 shape;
-        asm volatile("ld.shared.f32 %0, [%1];" : "=f"(shape.x) : "r"(circle));
-        return shape;
+        float x;
+        asm volatile("ld.shared.f32 %0, [%1];" : "=f"(x) : "r"(circle));
+        return make_float4(x, 0.f, 0.f, 0.f);
 #endif
     }
     // The row squares of circle j of the group (whose tested_shape is unused here).
@@ -609,9 +610,10 @@ struct WarpRows {
 // The hits of a group of 32 staged circles (at shared address `batch`), in order, over this
 // thread's column of pixels: `rest` has bit 31 - j for each circle j that touches the warp's
 // region, `covering` for each that covers it whole (read only with kCovering). A tested hit's
-// shape and squares are loaded after its paint; where no hit of the group covers the region
-// (kCovering false), right after it, so that their latencies overlap. Loaded so for a covering hit,
-// which reads only its paint, they measured slower on scenes of many covering hits.
+// shape and squares are loaded after its paint, and where no hit of the group covers the region
+// (kCovering false), right after it, so that their latencies overlap. Loading them before the
+// covering branch for every hit, covering hits that need only their paint among them, measured
+// slower on scenes of many covering hits.
 template <bool kCovering>
 __device__ __forceinline__ void walk_hits(unsigned batch, unsigned rest, unsigned covering, const WarpRows& rows,
                                           float px, float4* pixel) {
@@ -655,13 +657,15 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
         if (touching & ~covers_ballot) rows.square(y, lane);
         const unsigned batch = static_cast<unsigned>(__cvta_generic_to_shared(circles + group));
         tally.add(min(32, staged - group), touching);
-        // Ballots reversed, so that lane j is bit 31 - j: finding the next lane is one instruction. Two
-        // walks, so that a group of tested hits alone loads each hit's operands at once.
-        if (!SNOWFLAKE && (touching & covers_ballot))
+        // Ballots reversed, so that lane j is bit 31 - j: finding the next lane is one instruction.
+        // Two walks in 32-pixel tiles, so that a group of tested hits alone loads each hit's operands
+        // at once; 64-pixel tiles, whose squares are made at each hit, keep the single walk they
+        // were measured with.
+        if (!SNOWFLAKE && (!SHARED_ROW_SQUARES || (touching & covers_ballot)))
             walk_hits<true>(batch, __brev(touching), __brev(covers_ballot), rows, px, pixel);
         else
             walk_hits<false>(batch, __brev(touching), 0u, rows, px, pixel);
-        __syncwarp();  // every lane has read the group's squares before the next group's are written
+        __syncwarp();  // every lane has read the group's squares (in a desk) before the next group's are written
     }
 }
 
@@ -797,7 +801,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const Span span = {pixel_center(region_x0, inv_w), pixel_center(region_x0 + REGION_W - 1, inv_w),
                        pixel_center(region_y0, inv_h), pixel_center(region_y0 + REGION_H - 1, inv_h)};
 #if !CELLS
-    const WarpRows rows(&desks[warp], lane, py, region, span);
+    const WarpRows rows(&desks[warp], lane, py, region, span);  // the barrier before each blend follows
 #endif
 
     // Overflowed lists (more entries than capacity) are ignored: every circle is a candidate.

@@ -10,7 +10,7 @@ import numpy as np
 
 from render.circles.strategies import Strategy, usable_device_bytes
 from render.circles.user_file import UserSource, read_user_source
-from render.core.kernels import BASE_OPTIONS, numbered_source
+from render.core.kernels import numbered_source, nvrtc_options
 from render.core.renderer import RendererUnavailable
 
 MAX_LOG_ERRORS = 1  # compiler errors a one-line message quotes; the app shows the whole log
@@ -97,9 +97,8 @@ def compile_user_module(source: UserSource, label: str):
     import cupy
 
     code = numbered_source(source.path, source.text)
-    options = (*BASE_OPTIONS, *(f"-I{folder}" for folder in source.include_dirs()))
     try:
-        module = cupy.RawModule(code=code, options=options)
+        module = cupy.RawModule(code=code, options=nvrtc_options({}, source.include_dirs()))
         module.compile()
     except cupy.cuda.compiler.CompileException as error:
         log = error.get_message() if hasattr(error, "get_message") else str(error)

@@ -25,10 +25,11 @@ def define_flags(defines: dict[str, object]) -> tuple[str, ...]:
     return tuple(f"-D{key}={value}" for key, value in sorted(defines.items()))
 
 
-def nvrtc_options(defines: Mapping[str, object]) -> tuple[str, ...]:
-    """The options the app gives NVRTC for a ``shaders/`` module with ``-D`` defines (CuPy adds the
-    target architecture)."""
-    return (*BASE_OPTIONS, f"-I{SHADER_DIR}", *define_flags(dict(defines)))
+def nvrtc_options(defines: Mapping[str, object], include_dirs: Iterable[str | Path] = (SHADER_DIR,)) -> tuple[str, ...]:
+    """The options the app gives NVRTC for a module with ``-D`` defines whose headers are found in
+    ``include_dirs`` (``shaders/`` for ours; a user's kernel folder, then ``shaders/``, for theirs).
+    CuPy adds the target architecture and its own include folders."""
+    return (*BASE_OPTIONS, *(f"-I{folder}" for folder in include_dirs), *define_flags(dict(defines)))
 
 
 def nvcc_command(source: str, defines: dict[str, object], output: str) -> list[str]:

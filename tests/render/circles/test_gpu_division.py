@@ -6,8 +6,7 @@ renderer's own options: every significand of the divisor at several exponents of
 import numpy as np
 import pytest
 
-from render.core.kernels import BASE_OPTIONS
-from shaders import SHADER_DIR
+from render.core.kernels import nvrtc_options
 
 pytestmark = pytest.mark.gpu
 
@@ -43,7 +42,7 @@ extern "C" __global__ void compare(long long cases, const int* exponents, int n,
 def _compare(exponents):
     import cupy
 
-    module = cupy.RawModule(code=SOURCE, options=(*BASE_OPTIONS, f"-I{SHADER_DIR}"))
+    module = cupy.RawModule(code=SOURCE, options=nvrtc_options({}))
     wrong = cupy.zeros(1, cupy.uint64)
     first = cupy.zeros(1, cupy.uint64)
     cases = (1 << 23) * 8 * len(exponents)
@@ -69,7 +68,7 @@ def test_radii_outside_the_range_take_the_division():
         if (i < n) y[i] = radius_reciprocal(r[i]);
     }
     """
-    module = cupy.RawModule(code=code, options=(*BASE_OPTIONS, f"-I{SHADER_DIR}"))
+    module = cupy.RawModule(code=code, options=nvrtc_options({}))
     radii = np.array([0.0, -1.0, 1e-20, 2.0**-61, 2.0**61, np.inf, np.nan, 2.0**-60, 0.05, 2.0**60], np.float32)
     out = cupy.full(len(radii), -1, cupy.float32)
     module.get_function("reciprocals")((1,), (32,), (cupy.asarray(radii), out, np.int32(len(radii))))

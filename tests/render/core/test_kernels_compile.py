@@ -5,6 +5,7 @@ clocks and tallies the normal builds must not contain, and the user kernel templ
 (``shaders/user/``), with the launches they declare."""
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -17,7 +18,7 @@ from render.circles.user_file import read_user_source
 from render.circles.variants import SORT_KEYS, SORT_SOURCES
 from render.circles.variants import SUPPORT_SOURCES as CIRCLE_SUPPORT
 from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
-from render.core.kernels import numbered_source, nvcc_command, nvrtc_options
+from render.core.kernels import ARCH, numbered_source, nvcc_command, nvrtc_options
 from render.spheres import constants as sphere_constants
 from render.spheres.variants import VARIANTS as SPHERE_VARIANTS
 from shaders import SHADER_DIR
@@ -58,6 +59,7 @@ def blend_builds():
 
 BUILDS = list(builds())
 BLEND_BUILDS = list(blend_builds())
+USER_KERNELS = sorted((SHADER_DIR / "user").glob("*.cu")) + sorted((ROOT / "docs" / "user-kernels").glob("*.cu"))
 MEASURED = {"BLOCK_CYCLES": "block_clocks", "WARP_SKIP": "warp_tallies"}  # the global each build adds
 
 
@@ -100,22 +102,60 @@ def test_shared_constants_are_required(nvcc):
         assert result.returncode != 0 and "shared constants" in result.stderr, source
 
 
+def spill_stores(ptxas_report: str) -> dict[str, int]:
+    """Bytes of spill stores per entry function, from ptxas's ``-v`` report."""
+    stores = {}
+    for block in ptxas_report.split("Function properties for ")[1:]:
+        name = block.split("\n", 1)[0].strip()
+        stores[name] = int(re.search(r"(\d+) bytes spill stores", block).group(1))
+    return stores
+
+
+# The 32-pixel snowflake blends spill at their 64 registers, and measured faster so than their
+# spill-free forms (docs/performance.md, "Snowflake tiles fullest first"): held to what they spill
+# now, bytes by walk (CELLS 0 or 1).
+SNOWFLAKE_BLEND_SPILLS = {0: 16, 1: 36}
+
+
 @pytest.mark.parametrize("source, defines", BUILDS, ids=[f"{s}-{d}" for s, d in BUILDS])
 def test_compiles_for_sm90(nvcc, tmp_path, source, defines):
+    """Each build compiles (warnings as errors), and no kernel spills registers but the 32-pixel
+    snowflake blend, within its bound."""
     command = nvcc_command(source, defines, str(tmp_path / "k.cubin"))
     result = subprocess.run(command + ["-Xptxas", "-v", "-Werror", "all-warnings"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "spill stores" not in result.stderr or " 0 bytes spill stores" in result.stderr
+    stores = spill_stores(result.stderr)
+    assert stores, result.stderr
+    snowflake_blend = defines.get("SNOWFLAKE") == 1 and defines.get("TILE") == 32
+    for name, spilled in stores.items():
+        bound = SNOWFLAKE_BLEND_SPILLS[defines["CELLS"]] if snowflake_blend and name == "render_tile_warp" else 0
+        assert spilled <= bound, (name, spilled)
 
 
-@pytest.mark.parametrize("source, defines", BUILDS, ids=[f"{s}-{d}" for s, d in BUILDS])
-def test_compiles_with_nvrtc(nvrtc, source, defines):
-    """The same builds through the app's own compiler, with the app's options: NVRTC lacks parts of
-    what nvcc's host headers bring (offsetof, for one), so a kernel nvcc builds can still fail there."""
-    path = SHADER_DIR / source
-    program = nvrtc.createProgram(numbered_source(path, path.read_text()), source, [], [])
+def nvrtc_builds():
+    """(path, defines, include folders) of every module the app compiles through NVRTC: every build
+    of the compile test, the overlays' measuring builds and the user kernel templates and steps."""
+    for source, defines in BUILDS:
+        yield SHADER_DIR / source, defines, (SHADER_DIR,)
+    for source, defines, measuring in BLEND_BUILDS:
+        for define in measuring:
+            yield SHADER_DIR / source, {**defines, define: 1}, (SHADER_DIR,)
+    for path in USER_KERNELS:
+        yield path, {}, read_user_source(str(path)).include_dirs()
+
+
+NVRTC_BUILDS = list(nvrtc_builds())
+
+
+@pytest.mark.parametrize("path, defines, include_dirs", NVRTC_BUILDS, ids=[f"{p.name}-{d}" for p, d, _ in NVRTC_BUILDS])
+def test_compiles_with_nvrtc(nvrtc, path, defines, include_dirs):
+    """The app's own compiler, with the app's options, down to machine code for sm_90 (NVRTC's
+    ptxas runs too): NVRTC lacks parts of what nvcc's host headers bring (offsetof, for one), and
+    its ptxas is its own, so a kernel nvcc builds can still fail there. CuPy's include folders are
+    left out: no shader includes their headers."""
+    program = nvrtc.createProgram(numbered_source(path, path.read_text()), path.name, [], [])
     try:
-        nvrtc.compileProgram(program, [*nvrtc_options(defines), "-arch=compute_90"])
+        nvrtc.compileProgram(program, [*nvrtc_options(defines, include_dirs), f"-arch={ARCH}"])
     except nvrtc.NVRTCError:
         pytest.fail(nvrtc.getProgramLog(program))
     finally:
@@ -165,9 +205,6 @@ def test_the_floors_pair_instructions_are_the_kernels(nvcc, tmp_path, shading):
     ] + ["setp.gtu.ftz.f32"]
     fused = [op for op in opcodes if op.startswith("fma.")]
     assert len(fused) == (3 if shading == "flat" else 4)  # the flat blend's channels, or expf's steps
-
-
-USER_KERNELS = sorted((SHADER_DIR / "user").glob("*.cu")) + sorted((ROOT / "docs" / "user-kernels").glob("*.cu"))
 
 
 def test_the_user_kernels_are_the_templates_and_the_guides_steps():
