@@ -33,10 +33,10 @@
 #include "block_scan.cuh"
 #include "circle_common.cuh"
 
-// CHUNK, MAX_BINS, SCAN_BLOCKS, BIN_ENTRY_FLOATS and WARP_REGION_WIDTH are
+// CHUNK, MAX_BINS, SCAN_BLOCKS, BIN_ENTRY_FLOATS, WARP_REGION_WIDTH and ORDER_STEPS are
 // render/circles/constants.py's, as -D defines.
 #if !defined(CHUNK) || !defined(MAX_BINS) || !defined(SCAN_BLOCKS) || !defined(BIN_ENTRY_FLOATS) || \
-    !defined(WARP_REGION_WIDTH)
+    !defined(WARP_REGION_WIDTH) || !defined(ORDER_STEPS)
 #error "build through render.circles.constants.load_circle_module, which defines the shared constants"
 #endif
 
@@ -151,8 +151,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
     if (t < local) counts[(g.lo + t) * gridDim.x + blockIdx.x] = entries[t];
 }
 
-// Heaviest first: the steps in which order_tiles ranks bins by their share of the fullest bin's entries.
-#define ORDER_STEPS 32
+static_assert(ORDER_STEPS <= 32, "order_tiles scans the steps' counts in one warp");
 
 // Bin b's step of entries (0 for the fullest bins), from its total and ORDER_STEPS / (fullest + 1).
 __device__ __forceinline__ int order_step(long long total, float per_step) {

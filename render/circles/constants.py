@@ -25,6 +25,9 @@ SPARSE_BIN_ENTRIES = 12
 # Pixels across the region of a tile-warp warp: its lanes make rows of this many columns of PIXELS
 # pixels, so a region is WARP_REGION_WIDTH x (32 / WARP_REGION_WIDTH * PIXELS) pixels.
 WARP_REGION_WIDTH = 16
+# Heaviest first: the steps in which tile-warp's scan ranks bins by their share of the fullest bin's
+# entries, to blend snowflake tiles fullest bin first (at most a warp's 32).
+ORDER_STEPS = 32
 MERGE_SEGMENT = 1024  # keys the merge sort's first phase sorts in one block's shared memory
 MERGE_SAMPLE_STRIDE = 128  # keys between two samples of the merge sort's second phase (and its block)
 ONESWEEP_THREADS = 256  # threads of a Onesweep block: one per 8-bit digit when it publishes and looks back
@@ -45,6 +48,7 @@ CUDA_DEFINES = dict(
     SCAN_BLOCKS=SCAN_BLOCKS,
     BIN_ENTRY_FLOATS=BIN_ENTRY_FLOATS,
     WARP_REGION_WIDTH=WARP_REGION_WIDTH,
+    ORDER_STEPS=ORDER_STEPS,
     MERGE_SEGMENT=MERGE_SEGMENT,
     MERGE_SAMPLE_STRIDE=MERGE_SAMPLE_STRIDE,
     ONESWEEP_THREADS=ONESWEEP_THREADS,

@@ -6,6 +6,7 @@ emission against a warp a bin's, and snowflake tiles blended fullest bin first."
 import numpy as np
 import pytest
 
+from render.circles.constants import ORDER_STEPS
 from render.circles.overlays import candidate_counts
 from render.circles.reference import ReferenceRenderer
 from render.circles.renderer import CudaRenderer
@@ -285,9 +286,9 @@ def _order_steps(strategy) -> np.ndarray:
     side = strategy.tiles_per_bin
     tile_y, tile_x = np.divmod(np.arange(cols * rows), cols)
     per_tile = totals[(tile_y // side) * strategy.bins_x + tile_x // side]
-    per_step = np.float32(32) / (np.float32(totals.max()) + np.float32(1))
+    per_step = np.float32(ORDER_STEPS) / (np.float32(totals.max()) + np.float32(1))
     steps = (per_tile.astype(np.float32) * per_step).astype(np.int64)
-    return 31 - np.minimum(steps, 31)
+    return ORDER_STEPS - 1 - np.minimum(steps, ORDER_STEPS - 1)
 
 
 @pytest.mark.parametrize("name, size", [("snowsingle", 1024), ("snowsingle", 257), ("snow", 512)])
