@@ -3,7 +3,8 @@
 // (in index order, by a ballot scan), then every warp tests 32 staged circles at once against its
 // own region and blends only those that touch it, PIXELS pixels per circle per thread. Shape and
 // premultiplied color are computed once per circle, not once per pixel; a circle that covers a
-// warp's whole region skips the per-pixel test, the squared row distances that a test shares
+// warp's whole region skips the per-pixel test (and leaves its alpha step to the end of the tile,
+// where a warp takes all such steps in one addition), the squared row distances that a test shares
 // with the other columns of the region are computed once per warp and group of 32 circles (in
 // 32-pixel tiles: WarpRows), and flat colors blend with one fused multiply-add per channel where
 // that rounds exactly as the reference (over_half_fused). With CELLS, each cell of 4 lanes (8 at
@@ -467,11 +468,37 @@ __device__ __forceinline__ void over_flat(float4& pixel, const float4& paint) {
 #endif
 }
 
-// A staged flat circle's paint over every pixel of this thread's column: for a circle that covers
-// the warp's whole region, which skips the per-pixel test.
+// A staged flat circle's paint over the color channels of every pixel of this thread's column: for
+// a circle that covers the warp's whole region, which skips the per-pixel test. Its alpha step is
+// left to take_alpha_steps, so that a warp takes its covering circles' steps at once.
 __device__ __forceinline__ void blend_covered(const float4& paint, float4* pixel) {
 #pragma unroll
-    for (int k = 0; k < PIXELS; ++k) over_flat(pixel[k], paint);
+    for (int k = 0; k < PIXELS; ++k) {
+        const float alpha = pixel[k].w;
+        over_flat(pixel[k], paint);
+        pixel[k].w = alpha;
+    }
+}
+
+// The n alpha steps that covering circles left (blend_covered) taken on this thread's pixels; n is
+// the same in the whole warp. Every flat blend's alpha step is the same function, w -> FLAT_ALPHA +
+// w rounded, whatever the circle, so steps taken later give the same w as steps taken in order. They
+// are taken in one addition where every one is exact for the warp's pixels (FLAT_ALPHA is 1/2, and
+// a multiple of 1/2 under 2^23 in magnitude is a float), else one at a time.
+__device__ __forceinline__ void take_alpha_steps(float4* pixel, int n) {
+    if (n == 0) return;  // w + 0 would turn -0 into +0
+    bool exact = n <= 4194304;
+#pragma unroll
+    for (int k = 0; k < PIXELS; ++k)
+        exact = exact && fabsf(pixel[k].w) <= 4194304.f && 2.f * pixel[k].w == rintf(2.f * pixel[k].w);
+    if (__all_sync(0xffffffffu, exact)) {
+#pragma unroll
+        for (int k = 0; k < PIXELS; ++k) pixel[k].w += FLAT_ALPHA * static_cast<float>(n);
+        return;
+    }
+    for (int i = 0; i < n; ++i)
+#pragma unroll
+        for (int k = 0; k < PIXELS; ++k) pixel[k].w = FLAT_ALPHA + pixel[k].w;
 }
 
 // One staged flat circle (shape, of which x alone is read, and paint) over the pixels of this
@@ -612,10 +639,12 @@ struct WarpRows {
 // shape and squares are loaded after its paint, and where no hit of the group covers the region
 // (kCovering false), right after it, so that their latencies overlap. Loading them before the
 // covering branch for every hit, covering hits that need only their paint among them, measured
-// slower on scenes of many covering hits.
+// slower on scenes of many covering hits. `steps` counts the covering hits, whose alpha steps are
+// left to take_alpha_steps: one by one, as a count of the group's ballot bits made the compiler
+// lengthen the chain of uniform instructions before every group's walk, which measured slower.
 template <bool kCovering>
 __device__ __forceinline__ void walk_hits(unsigned batch, unsigned rest, unsigned covering, const WarpRows& rows,
-                                          float px, float4* pixel) {
+                                          float px, float4* pixel, int& steps) {
     while (rest) {
         const int j = leading_zeros(rest);
         const unsigned lane_bit = 0x80000000u >> j;
@@ -625,6 +654,7 @@ __device__ __forceinline__ void walk_hits(unsigned batch, unsigned rest, unsigne
 #if !SNOWFLAKE
         if (kCovering && (covering & lane_bit)) {
             blend_covered(paint, pixel);
+            ++steps;
             continue;
         }
 #endif
@@ -636,9 +666,10 @@ __device__ __forceinline__ void walk_hits(unsigned batch, unsigned rest, unsigne
 }
 
 // The staged circles [0, staged), in order, over this thread's column of pixels. Each warp tests
-// 32 circles at a time against its region and walks the ones that touch it.
+// 32 circles at a time against its region and walks the ones that touch it. The circles that cover
+// the region leave their alpha steps to the caller: `steps` counts them (the same in the warp).
 __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, int lane, const WarpRows& rows,
-                                             float px, float4* pixel, WarpTally& tally) {
+                                             float px, float4* pixel, WarpTally& tally, int& steps) {
     for (int group = 0; group < staged; group += 32) {
         bool touches = false, covers = false;
         float y = 0.f;
@@ -661,9 +692,9 @@ __device__ __forceinline__ void blend_staged(const Staged* circles, int staged, 
         // at once; 64-pixel tiles, whose squares are made at each hit, keep the single walk they
         // were measured with.
         if (!SNOWFLAKE && (!SHARED_ROW_SQUARES || (touching & covers_ballot)))
-            walk_hits<true>(batch, __brev(touching), __brev(covers_ballot), rows, px, pixel);
+            walk_hits<true>(batch, __brev(touching), __brev(covers_ballot), rows, px, pixel, steps);
         else
-            walk_hits<false>(batch, __brev(touching), 0u, rows, px, pixel);
+            walk_hits<false>(batch, __brev(touching), 0u, rows, px, pixel, steps);
         __syncwarp();  // every lane has read the group's squares (in a desk) before the next group's are written
     }
 }
@@ -812,6 +843,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         candidates = bin_start[bin + 1] - begin;
     }
     int staged = 0;  // the same in every thread
+#if !CELLS
+    int steps = 0;  // the alpha steps of the covering circles walked, not yet taken (the same in a warp)
+#endif
     WarpTally tally;
     // Each round's candidate is loaded a round ahead, so that its latency overlaps the round before.
     Candidate ahead = {};
@@ -858,12 +892,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             // Cleared for the next batch, whose marks follow the next barrier.
             for (int k = t; k < CELLS_X * CELLS_Y * (BATCH_WORDS + 1); k += THREADS) cell_lists[k] = 0;
 #else
-            blend_staged(circles, staged, lane, rows, px, pixel, tally);
+            blend_staged(circles, staged, lane, rows, px, pixel, tally, steps);
             __syncthreads();
 #endif
             staged = 0;
         }
     }
+#if !SNOWFLAKE && !CELLS
+    take_alpha_steps(pixel, steps);
+#endif
 #pragma unroll
     for (int k = 0; k < PIXELS; ++k)
         if (x < width && y0 + k < height) image[(y0 + k) * width + x] = pixel[k];

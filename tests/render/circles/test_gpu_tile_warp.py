@@ -1,7 +1,8 @@
 """tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
 entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
 coarser than two tiles, an animated scene whose lists grow, each frame's list starts, sparse bins'
-emission against a warp a bin's, and snowflake tiles blended fullest bin first."""
+emission against a warp a bin's, snowflake tiles blended fullest bin first, and the alpha steps that
+covering circles leave to the end of a tile."""
 
 import numpy as np
 import pytest
@@ -204,6 +205,44 @@ def test_discs_whose_squares_overflow_float32_cover_their_whole_box(variant):
     assert not np.allclose(want[0, 0, :3], 1.0)  # the overflowing discs cover the corner
     cuda.poison()
     assert compare_images(want, render_frame(cuda, 0)).passed
+
+
+def _awkward_alphas(shape, rng) -> np.ndarray:
+    """float32 alphas of `shape`: multiples of 1/2 (which take covering circles' steps in one
+    addition), with a few warps' worth of values that must take them one by one: not multiples of
+    1/2, past 2^22, near 2^23 (where a step rounds), infinite; and -0."""
+    alpha = (rng.integers(-200, 4000, shape) / 2).astype(np.float32)
+    awkward = np.array([0.1, 1 / 3, -3.25, 4194304.5, 8388607.5, 1e30, np.inf, -np.inf, -0.0], np.float32)
+    spots = rng.random(shape) < 0.002
+    alpha[spots] = rng.choice(awkward, int(spots.sum()))
+    alpha[:8, :16] = -0.0
+    return alpha
+
+
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64"])
+@pytest.mark.parametrize("name, size", [("biglittle", 256), ("rand100k", 320)])
+def test_alpha_steps_left_by_covering_circles_match_steps_in_order(variant, name, size):
+    """Bit for bit, alpha included, against the reference: frame 0, then a render without a clear over
+    an image whose alphas are awkward (_awkward_alphas), where the steps of the circles that cover a
+    warp's whole region, taken at the end, must give what each circle's step in order gives."""
+    import cupy
+
+    scene = build_scene(name)
+    cpu, cuda = ReferenceRenderer(), CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    cpu.load(scene, size, size)
+    cuda.load(scene, size, size)
+    cuda.poison()
+    assert np.array_equal(render_frame(cpu, 0).view(np.uint32), render_frame(cuda, 0).view(np.uint32))
+    rng = np.random.default_rng(7)
+    start = rng.uniform(-1.0, 2.0, (size, size, 4)).astype(np.float32)
+    start[..., 3] = _awkward_alphas((size, size), rng)
+    cpu._image[...] = start
+    cuda.device_image()[...] = cupy.asarray(start)
+    cpu.render()
+    cuda.render()
+    want, got = cpu.image(), cuda.image()
+    assert not np.array_equal(want[..., 3].view(np.uint32), start[..., 3].view(np.uint32))
+    assert np.array_equal(want.view(np.uint32), got.view(np.uint32))
 
 
 def _both_emissions(monkeypatch, name, size):
