@@ -48,10 +48,21 @@
 #define REGION_H (ROW_GROUPS * PIXELS)
 #define WARPS_X (TILE / REGION_W)
 static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
-// A 32-pixel tile is held to 64 registers a thread, four blocks an SM: left free, the candidates
-// loaded a round ahead take more, three blocks an SM, which is slower. A 64-pixel tile keeps its 8
-// pixels a thread in registers at one block an SM.
-#define MIN_BLOCKS (TILE == 32 ? 4 : 1)
+// A 32-pixel tile of 4 pixels a thread is held to 64 registers a thread, four blocks an SM: left
+// free, the candidates loaded a round ahead take more, three blocks an SM, which is slower. At 8
+// pixels a thread (128 threads), flat circles walked by warps run seven blocks an SM (72
+// registers), which measured faster than five or six; the two-rounding blend, six, cell walks and
+// snowflakes, five: the most at which they spill nothing. A 64-pixel tile keeps its 8 pixels a
+// thread in registers at one block an SM.
+#if TILE == 64
+#define MIN_BLOCKS 1
+#elif PIXELS == 4
+#define MIN_BLOCKS 4
+#elif CELLS || SNOWFLAKE
+#define MIN_BLOCKS 5
+#else
+#define MIN_BLOCKS (FUSED ? 7 : 6)
+#endif
 // Two binning blocks an SM (32 registers a thread): at one, 245 blocks of a million circles or more
 // run in two waves on an H100's 132 SMs.
 #define BINNING_BLOCKS 2
@@ -537,19 +548,22 @@ __device__ __forceinline__ int leading_zeros(unsigned word) {
 #define SHARED_ROW_SQUARES (TILE == 32)
 
 #if SHARED_ROW_SQUARES
-static_assert(PIXELS == 4, "a lane's rows are one float4");
+// A lane's rows come in float4s: ROW_QUADS of them.
+#define ROW_QUADS (PIXELS / 4)
+static_assert(PIXELS % 4 == 0, "a lane's rows are whole float4s");
 
-// A warp's rows in shared memory, a float4 per slot and row group: slots 0-31 the row_squares of
-// the 32 circles of the group being walked, then the row group's pixel centers, the warp's region
-// and its span (a copy per row group, so that each slot lies at one offset from a lane's slot 0).
+// A warp's rows in shared memory, ROW_QUADS float4s per slot and row group: slots 0-31 the
+// row_squares of the 32 circles of the group being walked, then the row group's pixel centers,
+// the warp's region and its span (in the first float4; a copy per row group, so that each slot
+// lies at one offset from a lane's slot 0).
 enum DeskSlot { DESK_PY = 32, DESK_REGION, DESK_SPAN, DESK_SLOTS };
 struct WarpDesk {
-    float4 slots[DESK_SLOTS][ROW_GROUPS];
+    float4 slots[DESK_SLOTS][ROW_GROUPS][ROW_QUADS];
 };
 
 // What a warp's walk knows of its pixel rows, kept in its WarpDesk: the row squares of a group of
 // circles, computed once for the warp instead of once per column, and the rows' centers, region
-// and span, read once per group. Kept in registers, these would push the walk past its 64.
+// and span, read once per group. Kept in registers, these would push the walk past its registers.
 struct WarpRows {
     unsigned at;  // the shared address of this lane's squares of a group's circle 0
 
@@ -557,18 +571,20 @@ struct WarpRows {
     // write their group's part; a barrier must follow before the walk.
     __device__ WarpRows(WarpDesk* desk, int lane, const float* py, const Box& region, const Span& span) {
         const int group = lane / REGION_W;
-        at = static_cast<unsigned>(__cvta_generic_to_shared(&desk->slots[0][group]));
+        at = static_cast<unsigned>(__cvta_generic_to_shared(&desk->slots[0][group][0]));
         // Pinned in a register: left to itself the compiler recomputes it from the thread index for
         // each group of circles.
         asm volatile("mov.u32 %0, %0;" : "+r"(at));
         if (lane % REGION_W == 0) {
-            desk->slots[DESK_PY][group] = make_float4(py[0], py[1], py[2], py[3]);
-            desk->slots[DESK_REGION][group] = make_float4(region.left, region.right, region.bottom, region.top);
-            desk->slots[DESK_SPAN][group] = make_float4(span.x_min, span.x_max, span.y_min, span.y_max);
+#pragma unroll
+            for (int q = 0; q < ROW_QUADS; ++q)
+                desk->slots[DESK_PY][group][q] = make_float4(py[4 * q], py[4 * q + 1], py[4 * q + 2], py[4 * q + 3]);
+            desk->slots[DESK_REGION][group][0] = make_float4(region.left, region.right, region.bottom, region.top);
+            desk->slots[DESK_SPAN][group][0] = make_float4(span.x_min, span.x_max, span.y_min, span.y_max);
         }
     }
     // The shared address of this lane's row group's float4 in slot s.
-    __device__ unsigned slot(int s) const { return at + s * static_cast<unsigned>(ROW_GROUPS * sizeof(float4)); }
+    __device__ unsigned slot(int s) const { return at + s * static_cast<unsigned>(ROW_GROUPS * ROW_QUADS * sizeof(float4)); }
     __device__ Box region() const {
         const float4 b = load_now(slot(DESK_REGION));
         return {b.x, b.y, b.z, b.w};
@@ -581,15 +597,22 @@ struct WarpRows {
     // center's height). Lane j of a pass takes circle j % REGION_W of the pass and its own group's
     // rows.
     __device__ void square(float y, int lane) const {
-        const float4 centers = load_now(slot(DESK_PY));
-        const float py[PIXELS] = {centers.x, centers.y, centers.z, centers.w};
+        float py[PIXELS];
+#pragma unroll
+        for (int q = 0; q < ROW_QUADS; ++q) {
+            const float4 centers = load_now(slot(DESK_PY) + q * sizeof(float4));
+            py[4 * q] = centers.x, py[4 * q + 1] = centers.y, py[4 * q + 2] = centers.z, py[4 * q + 3] = centers.w;
+        }
         float* squares = static_cast<float*>(__cvta_shared_to_generic(at));
 #pragma unroll
         for (int pass = 0; pass < ROW_GROUPS; ++pass) {
             const int circle = pass * REGION_W + lane % REGION_W;
             float dy2[PIXELS];
             row_squares(py, __shfl_sync(0xffffffffu, y, circle), dy2);
-            reinterpret_cast<float4*>(squares)[circle * ROW_GROUPS] = make_float4(dy2[0], dy2[1], dy2[2], dy2[3]);
+#pragma unroll
+            for (int q = 0; q < ROW_QUADS; ++q)
+                reinterpret_cast<float4*>(squares)[circle * ROW_GROUPS * ROW_QUADS + q] =
+                    make_float4(dy2[4 * q], dy2[4 * q + 1], dy2[4 * q + 2], dy2[4 * q + 3]);
         }
         __syncwarp();
     }
@@ -606,8 +629,11 @@ struct WarpRows {
     }
     // The row squares of circle j of the group (whose tested_shape is unused here).
     __device__ void squares_of(int j, const float4&, float* dy2) const {
-        const float4 four = load_now(slot(j));
-        dy2[0] = four.x, dy2[1] = four.y, dy2[2] = four.z, dy2[3] = four.w;
+#pragma unroll
+        for (int q = 0; q < ROW_QUADS; ++q) {
+            const float4 four = load_now(slot(j) + q * sizeof(float4));
+            dy2[4 * q] = four.x, dy2[4 * q + 1] = four.y, dy2[4 * q + 2] = four.z, dy2[4 * q + 3] = four.w;
+        }
     }
 };
 #else

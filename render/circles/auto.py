@@ -29,9 +29,18 @@ def candidate_cut(position: np.ndarray, radius: np.ndarray, width: int, height: 
 
 AUTO_BINS_FROM = 5000  # circles; below, the binning graph's fixed ~25 us outweighs what it saves
 AUTO_CANDIDATE_CUT = 10  # bin lists pay when they cut each tile's candidates at least this much
+# At 8 pixels a thread, a tile stages its candidates with half the threads, so lists pay sooner.
+AUTO_CANDIDATE_CUT_8_PIXELS = 4
 # Flat circles of at most this mean radius in pixels blend faster walked by cells than by warps:
 # random circles of 1 to 8 pixels were 5-20 % faster, of 12 pixels (rand1M) 8 % slower.
 CELL_WALK_RADIUS = 8.0
+# Flat circles of at least this mean radius in pixels blend faster at 8 pixels a thread, in images of
+# at least EIGHT_PIXELS_AREA pixels: most of their hits cover a warp's whole region, whose blend is
+# then paid once for twice the pixels, while smaller images at 128 threads a tile leave the GPU
+# too few warps (random circles of 64 pixels were as fast either way, of 96 to 256 pixels 4-15 %
+# faster at 8; biglittle at 512x512 was 17 % slower).
+BIG_CIRCLE_RADIUS = 96.0
+EIGHT_PIXELS_AREA = 1 << 20
 
 
 def mean_pixel_radius(radius: np.ndarray, width: int, height: int) -> float:
@@ -45,15 +54,21 @@ def choose_auto(scene: CircleScene, width: int, height: int) -> VariantChoice:
     From the H100 benches (docs/performance.md, "How `auto` decides"): a handful of circles is cheapest
     without binning; from a few thousand circles on, tile-warp with its bin lists when they cut
     each tile's candidates tenfold or more (rand10k 40x, rand100k, snowsingle, rand1M, micro2M),
-    else tile-warp streaming every circle (pattern; biglittle, whose big circles fill the lists:
-    5x, and whose binning then costs more than it saves). Flat circles of a few pixels (micro2M)
-    are walked by cells rather than by warps.
+    else tile-warp streaming every circle (pattern). Flat circles of a few pixels (micro2M) are
+    walked by cells rather than by warps; big flat circles in a large image (biglittle at 1024:
+    235 pixels of mean radius) are blended 8 pixels a thread, with lists from a fourfold cut
+    (biglittle's 5x).
     """
     if scene.count <= 16:
         return VARIANTS.parse("per-pixel")
+    radius = mean_pixel_radius(scene.radius, width, height)
+    eight = not scene.snowflake and radius >= BIG_CIRCLE_RADIUS and width * height >= EIGHT_PIXELS_AREA
     options = []
-    if scene.count < AUTO_BINS_FROM or candidate_cut(scene.position, scene.radius, width, height) < AUTO_CANDIDATE_CUT:
+    cut = AUTO_CANDIDATE_CUT_8_PIXELS if eight else AUTO_CANDIDATE_CUT
+    if scene.count < AUTO_BINS_FROM or candidate_cut(scene.position, scene.radius, width, height) < cut:
         options.append("bins=off")
-    if not scene.snowflake and mean_pixel_radius(scene.radius, width, height) <= CELL_WALK_RADIUS:
+    if eight:
+        options.append("pixels=8")
+    elif not scene.snowflake and radius <= CELL_WALK_RADIUS:
         options.append("walk=cell")
     return VARIANTS.parse("tile-warp" + (":" + ",".join(options) if options else ""))

@@ -85,19 +85,24 @@ VARIANTS = VariantTable(
             kernel="render_tile_warp",
             launch="tile-warp",
             options={
-                "tile": Option(
-                    ("32", "64"),
-                    "TILE",
-                    about="pixels per side of a tile, one block each: 4 pixels a thread at 32, 8 at 64",
+                "tile": Option(("32", "64"), "TILE", about="pixels per side of a tile, one block each"),
+                "pixels": Option(
+                    ("4", "8"),
+                    "PIXELS",
+                    about="pixels a thread blends, a column of them: 4 (a warp's region is 16 x 8 pixels) or 8 "
+                    "(16 x 16, in half as many threads: a circle's walk and test are paid once for twice the "
+                    "pixels, which pays where circles cover whole regions, but fewer warps hide each other's "
+                    "waits); a 64-pixel tile takes 8",
                 ),
                 "walk": Option(
                     ("warp", "cell"),
                     "CELLS",
                     {"warp": 0, "cell": 1},
                     about="who walks a staged circle: the whole warp, over every pixel of its region the circle "
-                    "touches (circles that cover the region skip the test), or each cell of lanes (4 lanes of 4 "
-                    "pixels at tile 32, 8 of 8 at 64), over the circles that may cover its pixels, from bit "
-                    "lists built per batch in shared memory (cheaper for circles a few pixels wide)",
+                    "touches (circles that cover the region skip the test), or each cell of lanes (4 lanes at "
+                    "tile 32, 8 at 64, each with its column of pixels), over the circles that may cover its "
+                    "pixels, from bit lists built per batch in shared memory (cheaper for circles a few pixels "
+                    "wide)",
                 ),
                 "bins": Option(
                     ("on", "off"),
@@ -105,7 +110,11 @@ VARIANTS = VariantTable(
                     "its bin's circles (off: every tile reads every circle)",
                 ),
             },
-            derived=lambda options: {"PIXELS": 4 if options["tile"] == "32" else 8},
+            invalid=lambda options: (
+                "a 64-pixel tile blends 8 pixels a thread (pixels=8)"
+                if options["tile"] == "64" and options["pixels"] == "4"
+                else ""
+            ),
             scene_defines=SHADING_BUILDS,
         ),
         VariantSpec(

@@ -45,9 +45,10 @@ class VariantSpec:
 
     ``source`` is the ``shaders/`` file the variant compiles (None for ``auto``, which picks another
     row at load), ``kernel`` the function it launches from there, and ``launch`` how it runs (the
-    renderer's strategy for the kernel's arguments and grid). ``derived``
-    gives defines computed from the chosen options; ``scene_defines`` lists the alternatives the
-    renderer picks from at load from the scene itself (every alternative is a separate build).
+    renderer's strategy for the kernel's arguments and grid). ``invalid`` names what is wrong with
+    a combination of option values the kernel cannot build ("" for one it can); ``scene_defines``
+    lists the alternatives the renderer picks from at load from the scene itself (every alternative
+    is a separate build).
     """
 
     name: str
@@ -56,7 +57,7 @@ class VariantSpec:
     launch: str
     kernel: str = ""
     options: Mapping[str, Option] = dataclasses.field(default_factory=dict)
-    derived: Callable[[Mapping[str, str]], Defines] = lambda options: {}
+    invalid: Callable[[Mapping[str, str]], str] = lambda options: ""
     scene_defines: tuple[Defines, ...] = ({},)
 
     def defaults(self) -> dict[str, str]:
@@ -70,14 +71,14 @@ class VariantSpec:
             for key, option in self.options.items()
             if option.define is not None
         }
-        defines.update(self.derived(chosen))
         return defines
 
     def choices(self) -> Iterator[VariantChoice]:
-        """Every combination of this variant's option values."""
+        """Every combination of this variant's option values that is not ``invalid``."""
         keys = sorted(self.options)
         for values in itertools.product(*(self.options[key].values for key in keys)):
-            yield VariantChoice(self.name, tuple(zip(keys, values, strict=True)))
+            if not self.invalid(dict(zip(keys, values, strict=True))):
+                yield VariantChoice(self.name, tuple(zip(keys, values, strict=True)))
 
     def builds(self) -> Iterator[Defines]:
         """Every distinct set of defines this variant compiles with (the compile test builds each)."""
@@ -155,14 +156,12 @@ class VariantTable:
         if spec is None:
             valid = ", ".join([*self.specs, *((f"{self.file_spec.name}:PATH",) if self.file_spec else ())])
             raise UnknownVariantError(f"unknown {self.what} {name!r}; valid variants are: {valid}")
-        options = spec.defaults()
-        given: set[str] = set()
+        options: dict[str, str] = {}
         for item in option_text.split(",") if option_text else ():
             key, _, value = item.partition("=")
-            if not key or key in given:
+            if not key or key in options:
                 why = "an empty option" if not key else f"option {key!r} given twice"
                 raise UnknownVariantError(f"{self.what} {text.strip()!r}: {why}; write {name}:key=value,...")
-            given.add(key)
             options[key] = value
         return self.with_options(name, options)
 
@@ -174,10 +173,14 @@ class VariantTable:
             raise UnknownVariantError(str(error)) from None
         return VariantChoice(self.file_spec.name, (), path)
 
-    def with_options(self, name: str, options: Mapping[str, str]) -> VariantChoice:
-        """The choice of variant ``name`` with ``options`` (missing ones at their defaults)."""
+    def with_options(
+        self, name: str, options: Mapping[str, str], preferred: Mapping[str, str] | None = None
+    ) -> VariantChoice:
+        """The choice of variant ``name`` with ``options``; the options not given take their
+        ``preferred`` values, else their defaults, unless that makes a combination the variant
+        cannot build: then the first values, in the table's order, that it can (``tile=64`` alone
+        brings the pixels a 64-pixel tile needs)."""
         spec = self.specs[name]
-        chosen = spec.defaults()
         for key, value in options.items():
             if key not in spec.options:
                 valid = ", ".join(spec.options) or "none"
@@ -185,12 +188,27 @@ class VariantTable:
             if value not in spec.options[key].values:
                 allowed = ", ".join(spec.options[key].values)
                 raise UnknownVariantError(f"option {key!r} of {name!r} cannot be {value!r}; choose one of: {allowed}")
-            chosen[key] = value
+        chosen = {**spec.defaults(), **(preferred or {}), **options}
+        reason = spec.invalid(chosen)
+        if reason:
+            free = [key for key in spec.options if key not in options]
+            # Each free option's current value first, then the others in the table's order.
+            orders = [
+                [chosen[key], *(value for value in spec.options[key].values if value != chosen[key])] for key in free
+            ]
+            for values in itertools.product(*orders):
+                trial = {**chosen, **dict(zip(free, values, strict=True))}
+                if not spec.invalid(trial):
+                    chosen = trial
+                    break
+            else:
+                raise UnknownVariantError(f"{self.what} {name!r}: {reason}")
         return VariantChoice(name, tuple(sorted(chosen.items())))
 
     def with_option(self, choice: VariantChoice, key: str, value: str) -> VariantChoice:
-        """``choice`` with one option changed (validated like a parsed one)."""
-        return self.with_options(choice.name, {**dict(choice.options), key: value})
+        """``choice`` with one option changed (validated like a parsed one); the others stay as
+        they are unless the change needs them otherwise."""
+        return self.with_options(choice.name, {key: value}, preferred=dict(choice.options))
 
     def checked(self, names: list[str] | None) -> list[str]:
         """``names`` (default: every variant), each parsed; raises UnknownVariantError."""

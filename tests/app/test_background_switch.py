@@ -155,10 +155,12 @@ def test_the_latest_switch_wins(session, stand_in):
         time.sleep(0.005)
     assert session.set_variant("tile-sort") and session.compiling.startswith("tile-sort")
     assert session.set_option("tile", "64") is False  # tile-sort has no tile 64: refused, nothing changes
-    assert session.set_variant("tile-warp:tile=64") and session.compiling == "tile-warp:bins=on,tile=64,walk=warp"
+    assert (
+        session.set_variant("tile-warp:tile=64") and session.compiling == "tile-warp:bins=on,pixels=8,tile=64,walk=warp"
+    )
     frames_until_landed(session)
-    assert session.variant.label() == "tile-warp:bins=on,tile=64,walk=warp"
-    assert stand_in.made == ["auto", "tile-warp:bins=on,tile=64,walk=warp"]
+    assert session.variant.label() == "tile-warp:bins=on,pixels=8,tile=64,walk=warp"
+    assert stand_in.made == ["auto", "tile-warp:bins=on,pixels=8,tile=64,walk=warp"]
     # tile-sort was replaced before its compile began (no pile-up); the warm-up comes after.
     assert [source for source, _ in stand_in.compile.started][:3] == ["auto.cu", "tile-scan.cu", "tile-warp.cu"]
 
@@ -291,8 +293,8 @@ def test_the_window_keeps_delivering_frames_of_the_old_variant_while_the_new_one
         assert len(app.frame_log) - shown_before >= 10  # new frames kept coming, not redraws alone
         assert longest < 0.75  # never frozen for the 1.5 s compile
         assert all(np.array_equal(pixel, eight_bit("auto")) for pixel in pixels[:-1])
-        assert np.array_equal(pixels[-1], eight_bit("tile-warp:bins=off,tile=32,walk=warp"))
-        assert app.session.variant_label() == "tile-warp:bins=off,tile=32,walk=warp"
+        assert np.array_equal(pixels[-1], eight_bit("tile-warp:bins=off,pixels=4,tile=32,walk=warp"))
+        assert app.session.variant_label() == "tile-warp:bins=off,pixels=4,tile=32,walk=warp"
     finally:
         app.close()
 

@@ -56,7 +56,9 @@ def test_warp_skip_raw_is_the_fractions_per_warp_region_top_down(tmp_path, run_m
     assert expected.shape == (13, 13)  # regions of 16 x 16 pixels at 8 a thread
     got = np.load(raw)
     assert got.dtype == np.float32 and np.array_equal(got, expected)
-    assert "warp-skip (share of the circles a warp of tile-warp:bins=on,tile=64,walk=warp tests" in result.stdout
+    assert (
+        "warp-skip (share of the circles a warp of tile-warp:bins=on,pixels=8,tile=64,walk=warp tests" in result.stdout
+    )
 
 
 @pytest.mark.parametrize(
@@ -86,7 +88,7 @@ def test_warp_skip_of_tile_warp_walked_by_cells_is_refused_before_the_render(tmp
     args = ("--overlay", "warp-skip", "--backend", "cpu", "--binning", "tile-warp:walk=cell")
     result = run_main("render", "--scene", "rgb", "--size", "32", *args, cwd=tmp_path)
     assert result.returncode == 2 and "rendering" not in result.stderr
-    said = "warp-skip: tile-warp:bins=on,tile=32,walk=cell walks its circles by cells of lanes, not by warps"
+    said = "warp-skip: tile-warp:bins=on,pixels=4,tile=32,walk=cell walks its circles by cells of lanes, not by warps"
     assert result.stderr.strip().splitlines()[-1] == f"error: {said} (name walk=warp)"
     assert not list(tmp_path.iterdir())
 

@@ -77,7 +77,9 @@ def _fading_scene() -> CircleScene:
     return CircleScene("fading", **arrays)
 
 
-@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64", "tile-warp:walk=cell"])
+@pytest.mark.parametrize(
+    "variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64", "tile-warp:walk=cell", "tile-warp:pixels=8"]
+)
 def test_tiny_colors_take_the_two_rounding_blend(variant):
     scene = _fading_scene()
     assert not fused_blend_is_exact(scene.color.reshape(-1))
@@ -183,7 +185,14 @@ def test_each_frame_places_its_own_lists(monkeypatch, name, size, widest):
 
 
 def test_not_a_multiple_of_tile_and_snowflakes(reference_frame, gpu_frame):
-    for variant in ("tile-warp", "tile-warp:tile=64,bins=off", "tile-warp:walk=cell", "tile-warp:tile=64,walk=cell"):
+    for variant in (
+        "tile-warp",
+        "tile-warp:tile=64,bins=off",
+        "tile-warp:walk=cell",
+        "tile-warp:tile=64,walk=cell",
+        "tile-warp:pixels=8",
+        "tile-warp:pixels=8,walk=cell",
+    ):
         for size in (100, 257, 1000):
             assert compare_images(reference_frame("rand10k", size), gpu_frame("rand10k", variant, size)).passed
         assert compare_images(reference_frame("snowsingle", 257), gpu_frame("snowsingle", variant, 257)).passed
@@ -219,7 +228,7 @@ def _awkward_alphas(shape, rng) -> np.ndarray:
     return alpha
 
 
-@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64"])
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:bins=off", "tile-warp:tile=64", "tile-warp:pixels=8"])
 @pytest.mark.parametrize("name, size", [("biglittle", 256), ("rand100k", 320)])
 def test_alpha_steps_left_by_covering_circles_match_steps_in_order(variant, name, size):
     """Bit for bit, alpha included, against the reference: frame 0, then a render without a clear over

@@ -230,7 +230,7 @@ def walked_warp_skips(scene: CircleScene, label: str, width: int, height: int) -
     touch the tile) that miss the region, float32 (rows, cols), 0 where none is staged."""
     choice = VARIANTS.parse(label)
     tile = variant_grid(choice, width, height).width
-    region_w, region_h = warp_region(4 if tile == 32 else 8)
+    region_w, region_h = warp_region(int(choice.option("pixels")))
     rows, cols = -(-height // region_h), -(-width // region_w)
     bounds = pixel_bounds(scene.position, scene.radius, width, height)
     has_pixels = (bounds[:, 0] < bounds[:, 1]) & (bounds[:, 2] < bounds[:, 3])

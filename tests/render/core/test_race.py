@@ -42,7 +42,7 @@ def circle_stand_ins(monkeypatch):
         return BenchRow(
             scene.name,
             variant,
-            "tile-warp:bins=on,tile=32,walk=warp" if variant == "auto" else variant,
+            "tile-warp:bins=on,pixels=4,tile=32,walk=warp" if variant == "auto" else variant,
             total,
             stages,
             None,
@@ -69,8 +69,8 @@ def test_circle_race_ranks_marks_and_writes_its_figures(capsys, monkeypatch, tmp
     assert code == 0, output.err
     assert lines[0] == "Fake GPU: rgb at 32x32, seed 0, frames 0-3, best of 3"
     rows = [line.split() for line in lines[3:]]
-    assert rows[0][:2] == ["1", "tile-warp:bins=on,tile=32,walk=warp"]  # the fastest
-    assert rows[8][1] == "auto" and rows[8][3] == "tile-warp:bins=on,tile=32,walk=warp"  # auto says its pick
+    assert rows[0][:2] == ["1", "tile-warp:bins=on,pixels=4,tile=32,walk=warp"]  # the fastest
+    assert rows[12][1] == "auto" and rows[12][3] == "tile-warp:bins=on,pixels=4,tile=32,walk=warp"  # auto says its pick
     named = {row[1]: row for row in rows}
     assert named["tile-scan:scan=blelloch,test=exact,tile=32"][-4:] == ["NO", "(max", "|diff|", "0.5)"]
     assert named["per-pixel"][-1] == "yes"
@@ -78,7 +78,7 @@ def test_circle_race_ranks_marks_and_writes_its_figures(capsys, monkeypatch, tmp
     assert len(unavailable) == 12 and all("no room (stand-in)" in line for line in unavailable)
     assert lines.index(unavailable[0]) > lines.index(next(line for line in lines if "per-pixel" in line))
     figures = json.loads(out_json.read_text())
-    assert figures["scene"] == "rgb" and len(figures["rows"]) == 34
+    assert figures["scene"] == "rgb" and len(figures["rows"]) == 38
     assert [row["total_ms"] for row in figures["rows"][:22]] == sorted(row["total_ms"] for row in figures["rows"][:22])
     chart = np.asarray(Image.open(out_png))
     assert chart.shape[0] > 22 * 20 and (chart[..., 0] > 150).any() and (chart[..., 2] > 150).any()
@@ -92,7 +92,7 @@ def test_a_user_kernel_races_beside_every_configuration(capsys, monkeypatch):
     output = capsys.readouterr()
     assert code == 0, output.err
     rows = [line.split() for line in output.out.splitlines()[3:]]
-    assert len(rows) == 35 and [row[1] for row in rows].count(f"file:{template}") == 1
+    assert len(rows) == 39 and [row[1] for row in rows].count(f"file:{template}") == 1
 
 
 class SphereStandIn:
