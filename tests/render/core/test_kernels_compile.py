@@ -111,9 +111,9 @@ def spill_stores(ptxas_report: str) -> dict[str, int]:
     return stores
 
 
-# The 32-pixel snowflake blends spill at their 64 registers, and measured faster so than their
-# spill-free forms (docs/performance.md, "Snowflake tiles fullest first"): held to what they spill
-# now, bytes by walk (CELLS 0 or 1).
+# The 32-pixel snowflake blends of 4 pixels a thread spill at their 64 registers, and measured faster
+# so than their spill-free forms (docs/performance.md, "Snowflake tiles fullest first"): held to what
+# they spill now, bytes by walk (CELLS 0 or 1).
 SNOWFLAKE_BLEND_SPILLS = {0: 16, 1: 36}
 
 
@@ -126,7 +126,7 @@ def test_compiles_for_sm90(nvcc, tmp_path, source, defines):
     assert result.returncode == 0, result.stderr
     stores = spill_stores(result.stderr)
     assert stores, result.stderr
-    snowflake_blend = defines.get("SNOWFLAKE") == 1 and defines.get("TILE") == 32
+    snowflake_blend = defines.get("SNOWFLAKE") == 1 and defines.get("TILE") == 32 and defines.get("PIXELS") == 4
     for name, spilled in stores.items():
         bound = SNOWFLAKE_BLEND_SPILLS[defines["CELLS"]] if snowflake_blend and name == "render_tile_warp" else 0
         assert spilled <= bound, (name, spilled)
@@ -196,15 +196,18 @@ def pair_instructions(ptx_text: str, kernel: str) -> list[str]:
 @pytest.mark.parametrize("shading", ["flat", "snowflake"])
 def test_the_floors_pair_instructions_are_the_kernels(nvcc, tmp_path, shading):
     """floor.PAIR_INSTRUCTIONS counts what shaders/floor.cu's pair kernels compile to, and those hold
-    the coverage test and a blend (the fused one for flat circles, whose alpha is 1/2)."""
+    a flat pair's fused blend of its three color channels alone, a snowflake's coverage test, shading
+    and blend."""
     compiled = ptx(floor.SOURCE, dict(circle_constants.CUDA_DEFINES), tmp_path)
     opcodes = pair_instructions(compiled, f"pair_{shading}")
     assert len(opcodes) == floor.PAIR_INSTRUCTIONS[shading], opcodes
-    assert opcodes[:6] == [
-        f"{op}.f32" for op in ("sub.rn.ftz", "mul.rn.ftz", "sub.rn.ftz", "mul.rn.ftz", "add.rn.ftz")
-    ] + ["setp.gtu.ftz.f32"]
-    fused = [op for op in opcodes if op.startswith("fma.")]
-    assert len(fused) == (3 if shading == "flat" else 4)  # the flat blend's channels, or expf's steps
+    if shading == "flat":
+        assert opcodes == ["fma.rn.ftz.f32"] * 3
+    else:
+        assert opcodes[:6] == [
+            f"{op}.f32" for op in ("sub.rn.ftz", "mul.rn.ftz", "sub.rn.ftz", "mul.rn.ftz", "add.rn.ftz")
+        ] + ["setp.gtu.ftz.f32"]
+        assert len([op for op in opcodes if op.startswith("fma.")]) == 4  # expf's steps
 
 
 def test_the_user_kernels_are_the_templates_and_the_guides_steps():

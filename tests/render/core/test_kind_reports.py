@@ -133,13 +133,14 @@ def test_circle_bench_keeps_the_best_run_and_writes_its_figures(capsys, monkeypa
         "floors from 10.0e12 thread-instructions/s, 1000 GB/s copy, protocol 10.0 us with 1 launch, "
         "20.0 us with 2 launches a frame",
     ]
-    # 1e9 flat pairs x 10 instructions at 1e13 a second is 1 ms; rgb's 3 circles and the float4
+    # 1e9 flat pairs x 3 instructions at 1e13 a second is 0.3 ms; rgb's 3 circles and the float4
     # image, 16,777,300 bytes at 1e12 B/s, 0.0168 ms; one launch a frame, 0.01 ms; the best run 1.5 ms.
     assert lines[4].split() == [
         *("rgb", "auto", "1.500", "0.094", "0.073"),
         *("0.010", "0.000", "0.020", "0.030"),
-        *("1.0000", "0.0168", "0.0100", "1.0100", "1.5", "3.0"),
-        *("target", "under", "floor"),  # rgb's 0.073 ms, under this stand-in floor of 1.01
+        *("0.3000", "0.0168", "0.0100", "0.3100", "4.8", "3.0"),
+        # rgb's 0.073 ms, under this stand-in floor of 0.31; 1.5 ms, over three times it
+        *("target", "under", "floor,", "over", "3x", "floor"),
     ]
     assert lines[-1] == f"wrote {target}"
     figures = json.loads(target.read_text())
@@ -151,9 +152,9 @@ def test_circle_bench_keeps_the_best_run_and_writes_its_figures(capsys, monkeypa
         3.0,
         0.073,
     )
-    assert row["goal"] == "target under floor"
-    floor = {"compute_ms": 1.0, "memory_ms": 0.0167773, "protocol_ms": 0.01, "total_ms": 1.01}
-    assert row["floor"] == pytest.approx(floor) and row["floor_ratio"] == pytest.approx(1.5 / 1.01)
+    assert row["goal"] == "target under floor, over 3x floor"
+    floor = {"compute_ms": 0.3, "memory_ms": 0.0167773, "protocol_ms": 0.01, "total_ms": 0.31}
+    assert row["floor"] == pytest.approx(floor) and row["floor_ratio"] == pytest.approx(1.5 / 0.31)
 
 
 class SphereGpuStandIn:
