@@ -19,6 +19,7 @@ from app.session import Session
 from app.settings import Settings
 from render.circles.reference import ReferenceRenderer
 from render.circles.sorts import SORTS
+from render.circles.variants import VARIANTS as CIRCLE_VARIANTS
 from render.core.renderer import render_frame
 from scenes.builtin import build_scene
 
@@ -124,7 +125,8 @@ def test_race_in_the_app_on_the_gpu(probe_path):
     result = subprocess.run([sys.executable, str(probe), "rgb", "64"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert not report["error"] and len(report["rows"]) == 34, report
+    configurations = len(CIRCLE_VARIANTS.configurations()) + 1  # and auto
+    assert not report["error"] and len(report["rows"]) == configurations, report
     assert all(row["exact"] for row in report["rows"]), report
     assert report["frames_rendered_during_the_race"] == 0 and report["renders_after"], report
     assert report["saved"] == ["race_rgb_64.json", "race_rgb_64.png"], report
