@@ -584,7 +584,9 @@ struct WarpRows {
         }
     }
     // The shared address of this lane's row group's float4 in slot s.
-    __device__ unsigned slot(int s) const { return at + s * static_cast<unsigned>(ROW_GROUPS * ROW_QUADS * sizeof(float4)); }
+    __device__ unsigned slot(int s) const {
+        return at + s * static_cast<unsigned>(ROW_GROUPS * ROW_QUADS * sizeof(float4));
+    }
     __device__ Box region() const {
         const float4 b = load_now(slot(DESK_REGION));
         return {b.x, b.y, b.z, b.w};
