@@ -88,7 +88,14 @@ class VariantActions:
         except UnknownVariantError as error:
             self.status = str(error)
             return False
-        return self.set_variant(choice)
+        # Options the change moved beside its own, so that the kernel builds: said, not done silently.
+        before = dict(self.variant.options)
+        moved = [f"{other}={now}" for other, now in choice.options if other != key and before.get(other) != now]
+        if not self.set_variant(choice):
+            return False
+        if moved:
+            self.status = f"{key}={value} takes {', '.join(moved)}"
+        return True
 
     def variant_label(self) -> str:
         """What actually renders: the reference, a variant, or ``auto -> resolved``."""

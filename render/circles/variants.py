@@ -111,7 +111,7 @@ VARIANTS = VariantTable(
                 ),
             },
             invalid=lambda options: (
-                "a 64-pixel tile blends 8 pixels a thread (pixels=8)"
+                "tile=64 takes pixels=8 (a 64-pixel tile blends 8 pixels a thread)"
                 if options["tile"] == "64" and options["pixels"] == "4"
                 else ""
             ),

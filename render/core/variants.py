@@ -180,7 +180,9 @@ class VariantTable:
         ``preferred`` values, else their defaults, unless that makes a combination the variant
         cannot build: then the first values, in the table's order, that it can (``tile=64`` alone
         brings the pixels a 64-pixel tile needs)."""
-        spec = self.specs[name]
+        spec = self.specs.get(name)
+        if spec is None:  # a kernel file of the user's: its launch is declared in the file
+            raise UnknownVariantError(f"{self.what} {name!r} has no options")
         for key, value in options.items():
             if key not in spec.options:
                 valid = ", ".join(spec.options) or "none"
@@ -202,7 +204,8 @@ class VariantTable:
                     chosen = trial
                     break
             else:
-                raise UnknownVariantError(f"{self.what} {name!r}: {reason}")
+                given = ",".join(f"{key}={value}" for key, value in options.items())
+                raise UnknownVariantError(f"{self.what} {name}:{given}: {reason}")
         return VariantChoice(name, tuple(sorted(chosen.items())))
 
     def with_option(self, choice: VariantChoice, key: str, value: str) -> VariantChoice:

@@ -94,6 +94,10 @@ def test_unknown_variant_is_rejected_with_the_valid_names(session):
     assert session.settings.variant == "tile-scan:scan=warp,test=box,tile=32"
     assert session.set_option("scan", "blelloch")
     assert session.variant.label() == "tile-scan:scan=blelloch,test=box,tile=32"
+    assert session.set_variant("tile-warp")
+    assert session.set_option("tile", "64") and session.status == "tile=64 takes pixels=8"
+    assert session.variant.label() == "tile-warp:bins=on,pixels=8,tile=64,walk=warp"
+    assert not session.set_option("pixels", "16") and session.variant.option("pixels") == "8"
 
 
 def test_slow_cpu_scene_waits_for_confirmation(session, monkeypatch, quick_questions):

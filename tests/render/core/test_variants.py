@@ -5,11 +5,21 @@ import pytest
 
 from render.circles.variants import VARIANTS
 from render.core.variants import UnknownVariantError
+from shaders import SHADER_DIR
 
 
 def test_a_combination_the_kernel_cannot_build_is_refused_with_the_reason():
-    with pytest.raises(UnknownVariantError, match="a 64-pixel tile blends 8 pixels a thread"):
+    with pytest.raises(UnknownVariantError) as refused:
         VARIANTS.parse("tile-warp:tile=64,pixels=4")
+    assert str(refused.value) == (
+        "variant tile-warp:tile=64,pixels=4: tile=64 takes pixels=8 (a 64-pixel tile blends 8 pixels a thread)"
+    )
+
+
+def test_a_kernel_file_has_no_options_to_change(tmp_path):
+    kernel = VARIANTS.parse(f"file:{SHADER_DIR / 'user' / 'per_pixel.cu'}")
+    with pytest.raises(UnknownVariantError, match="variant 'file' has no options"):
+        VARIANTS.with_option(kernel, "tile", "64")
 
 
 def test_options_left_out_take_values_that_build():
