@@ -50,10 +50,11 @@
 static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must tile the block");
 // A 32-pixel tile of 4 pixels a thread is held to 64 registers a thread, four blocks an SM: left
 // free, the candidates loaded a round ahead take more, three blocks an SM, which is slower. At 8
-// pixels a thread (128 threads), flat circles walked by warps run seven blocks an SM (72
-// registers), which measured faster than five or six; the two-rounding blend, six, cell walks and
-// snowflakes, five: the most at which they spill nothing. A 64-pixel tile keeps its 8 pixels a
-// thread in registers at one block an SM.
+// pixels a thread (128 threads), flat circles walked by warps run eight blocks an SM (64 registers,
+// 28 bytes spilled), which measured faster than five to seven: 1,024 tiles at 1024x1024 then fit
+// one wave of an H100's 132 SMs. The two-rounding blend runs six, cell walks and snowflakes five:
+// the most at which they spill nothing. A 64-pixel tile keeps its 8 pixels a thread in registers
+// at one block an SM.
 #if TILE == 64
 #define MIN_BLOCKS 1
 #elif PIXELS == 4
@@ -61,7 +62,7 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 #elif CELLS || SNOWFLAKE
 #define MIN_BLOCKS 5
 #else
-#define MIN_BLOCKS (FUSED ? 7 : 6)
+#define MIN_BLOCKS (FUSED ? 8 : 6)
 #endif
 // Two binning blocks an SM (32 registers a thread): at one, 245 blocks of a million circles or more
 // run in two waves on an H100's 132 SMs.

@@ -35,11 +35,11 @@ AUTO_CANDIDATE_CUT_8_PIXELS = 4
 # random circles of 1 to 8 pixels were 5-20 % faster, of 12 pixels (rand1M) 8 % slower.
 CELL_WALK_RADIUS = 8.0
 # Flat circles of at least this mean radius in pixels blend faster at 8 pixels a thread, in images of
-# at least EIGHT_PIXELS_AREA pixels: most of their hits cover a warp's whole region, whose blend is
-# then paid once for twice the pixels, while smaller images at 128 threads a tile leave the GPU
-# too few warps (random circles of 64 pixels were as fast either way, of 96 to 256 pixels 4-15 %
-# faster at 8; biglittle at 512x512 was 17 % slower).
-BIG_CIRCLE_RADIUS = 96.0
+# at least EIGHT_PIXELS_AREA pixels: a hit's walk and test, and a covering hit's blend, are paid
+# once for twice the pixels, while smaller images at 128 threads a tile leave the GPU too few warps
+# (random circles of 32 pixels were as fast either way, of 48 to 256 pixels 3-15 % faster at 8;
+# biglittle at 512x512 was 17 % slower).
+BIG_CIRCLE_RADIUS = 40.0
 EIGHT_PIXELS_AREA = 1 << 20
 
 
@@ -55,9 +55,9 @@ def choose_auto(scene: CircleScene, width: int, height: int) -> VariantChoice:
     without binning; from a few thousand circles on, tile-warp with its bin lists when they cut
     each tile's candidates tenfold or more (rand10k 40x, rand100k, snowsingle, rand1M, micro2M),
     else tile-warp streaming every circle (pattern). Flat circles of a few pixels (micro2M) are
-    walked by cells rather than by warps; big flat circles in a large image (biglittle at 1024:
-    235 pixels of mean radius) are blended 8 pixels a thread, with lists from a fourfold cut
-    (biglittle's 5x).
+    walked by cells rather than by warps; wide flat circles in a large image (rand10k and rand100k
+    at 1024: 51 pixels of mean radius, biglittle 235) are blended 8 pixels a thread, with lists
+    from a fourfold cut (biglittle's 5x).
     """
     if scene.count <= 16:
         return VARIANTS.parse("per-pixel")

@@ -36,8 +36,8 @@ def test_candidate_cut_counts_the_bins_each_bounding_box_meets():
         ("pattern", "tile-warp:bins=off,pixels=4,tile=32,walk=warp"),  # too few circles for the lists to pay
         # Big circles, 8 pixels a thread, and lists: they cut biglittle's candidates 5x, from 4x at 8 pixels.
         ("biglittle", "tile-warp:bins=on,pixels=8,tile=32,walk=warp"),
-        ("rand10k", "tile-warp:bins=on,pixels=4,tile=32,walk=warp"),
-        ("rand100k", "tile-warp:bins=on,pixels=4,tile=32,walk=warp"),
+        ("rand10k", "tile-warp:bins=on,pixels=8,tile=32,walk=warp"),  # 51 pixels of mean radius
+        ("rand100k", "tile-warp:bins=on,pixels=8,tile=32,walk=warp"),
         ("snowsingle", "tile-warp:bins=on,pixels=4,tile=32,walk=warp"),  # snowflakes are walked by warps
         ("rand1M", "tile-warp:bins=on,pixels=4,tile=32,walk=warp"),  # 12 pixels across on average
         ("micro2M", "tile-warp:bins=on,pixels=4,tile=32,walk=cell"),  # 1 pixel
@@ -77,17 +77,17 @@ def test_auto_walks_flat_circles_of_a_few_pixels_by_cells():
     assert snow.snowflake and choose_auto(snow, 1024, 1024).label().endswith("walk=warp")
 
 
-def test_auto_blends_big_flat_circles_8_pixels_a_thread_in_large_images():
-    """From 96 pixels of mean radius at the size drawn, in images of 2^20 pixels or more; lists then
+def test_auto_blends_wide_flat_circles_8_pixels_a_thread_in_large_images():
+    """From 40 pixels of mean radius at the size drawn, in images of 2^20 pixels or more; lists then
     pay from a fourfold cut of the candidates instead of tenfold."""
     centers = np.random.default_rng(2).random((6000, 2))
     assert (
-        choose_auto(_circles(centers, 95 / 1024), 1024, 1024).label() == "tile-warp:bins=on,pixels=4,tile=32,walk=warp"
+        choose_auto(_circles(centers, 39 / 1024), 1024, 1024).label() == "tile-warp:bins=on,pixels=4,tile=32,walk=warp"
     )
     assert (
-        choose_auto(_circles(centers, 96 / 1024), 1024, 1024).label() == "tile-warp:bins=on,pixels=8,tile=32,walk=warp"
+        choose_auto(_circles(centers, 40 / 1024), 1024, 1024).label() == "tile-warp:bins=on,pixels=8,tile=32,walk=warp"
     )
-    assert choose_auto(_circles(centers, 96 / 1024), 1024, 1023).label().startswith("tile-warp:bins=on,pixels=4")
+    assert choose_auto(_circles(centers, 40 / 1024), 1024, 1023).label().startswith("tile-warp:bins=on,pixels=4")
     biglittle = build_scene("biglittle")
     assert choose_auto(biglittle, 512, 512).label() == "tile-warp:bins=off,pixels=4,tile=32,walk=warp"
     assert choose_auto(biglittle, 2048, 2048).label() == "tile-warp:bins=on,pixels=8,tile=32,walk=warp"
