@@ -64,6 +64,15 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 #else
 #define MIN_BLOCKS (FUSED ? 8 : 6)
 #endif
+// Whether the blend's blocks take scan_bin_counts' tile order (fullest bin first) rather than launch
+// order: snowflakes, whose tiles' costs differ most (snowsingle's by up to 2.6 times their mean), and
+// flat circles walked by warps at 8 pixels a thread in 32-pixel tiles with the fused blend, eight
+// blocks an SM, whose 1,024 tiles at 1024 x 1024 run in one wave, where an SM ends its youngest blocks
+// last. The other flat builds take none: there the order measured slower, as its registers spill
+// (docs/performance.md, "Tiles fullest first at 8 pixels a thread"). The host reads it at load and
+// has the binning write an order only for the builds that take one.
+#define TAKES_TILE_ORDER (SNOWFLAKE || (TILE == 32 && PIXELS == 8 && !CELLS && FUSED))
+__device__ int takes_tile_order = TAKES_TILE_ORDER;
 // Two binning blocks an SM (32 registers a thread): at one, 245 blocks of a million circles or more
 // run in two waves on an H100's 132 SMs.
 #define BINNING_BLOCKS 2
@@ -816,12 +825,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                      int width, int height, int count, int clear, int snow, float red, float green,
                      float blue, const BinEntry* lists, const long long* bin_start, long long capacity,
                      int use_bins, int tiles_per_bin, int bins_x, int bins, const int* tile_order) {
-    // A block blends the tile tile_order names, in snowflake builds given one (scan_bin_counts'):
-    // there a tile's cost follows its covered pixels, and those of snowflake scenes differ from tile
-    // to tile by up to 2.6 times their mean. Flat builds keep blockIdx's tile: their tiles cost
-    // about the same, and at their 64 registers a tile read from memory, which the compiler cannot
-    // recompute from blockIdx as it does now, makes registers spill.
-#if SNOWFLAKE
+    // A block blends the tile tile_order names, in the builds that take an order (TAKES_TILE_ORDER):
+    // an SM issues for its oldest blocks first, so the tiles launched last end last, and fullest first
+    // those are the light ones. The other builds keep blockIdx's tile: at their 64 registers a tile
+    // read from memory, which the compiler cannot recompute from blockIdx as it does there, makes
+    // registers spill.
+#if TAKES_TILE_ORDER
     const int tile_index = tile_order ? tile_order[linear_block()] : linear_block();
     const int tile_x = tile_index % gridDim.x, tile_y = tile_index / gridDim.x;
 #else

@@ -28,10 +28,9 @@ class TileWarp(Strategy):
     # At most SCAN_BLOCKS binning blocks (scan_bin_counts' limit): about two per SM of an H100.
     BLOCKS_WANTED = SCAN_BLOCKS
     captures_frames = True
-    # Snowflake builds blend their tiles fullest bin first, in the order each binning writes (the
-    # scan's last block): a snowflake pixel costs most of a tile's time, and the bins' loads differ
-    # (snowsingle's tiles by up to 2.6 times their mean). Flat builds, whose tiles cost about the
-    # same, take none: there the order measured no faster, and its register spills.
+    # Builds whose kernel says so (``takes_tile_order`` in render_tile_warp.cu: snowflakes, and flat
+    # circles walked by warps at 8 pixels a thread in 32-pixel tiles) blend their tiles fullest bin
+    # first, in the order each binning writes (the scan's last block).
     orders_tiles = True
 
     @classmethod
@@ -63,7 +62,7 @@ class TileWarp(Strategy):
         self.bin_start = cupy.zeros(self.bins + 1, cupy.int64)
         self._scans_finished = cupy.zeros(1, cupy.uint32)  # scan_bin_counts' blocks done; back to 0 after
         # int32 (tiles,): the row-major tile each blend block takes (orders_tiles), or None.
-        ordered = self.orders_tiles and self.use_bins and scene.snowflake
+        ordered = self.orders_tiles and self.use_bins and self._kernel_takes_tile_order()
         self.tile_order = cupy.empty(self.grid[0] * self.grid[1], cupy.int32) if ordered else None
         self.lists = self._entries(1)
         self.capacity = 0
@@ -105,6 +104,12 @@ class TileWarp(Strategy):
             np.int32(self.bins),
             self._order[0],
         )
+
+    def _kernel_takes_tile_order(self) -> bool:
+        """Whether this build's blend blocks take the binning's tile order, as its module says."""
+        import cupy
+
+        return bool(cupy.ndarray((1,), cupy.int32, self.module.get_global("takes_tile_order")).get()[0])
 
     def prepare(self, scene, width, height):
         super().prepare(scene, width, height)  # the build first: its defines say what an entry is

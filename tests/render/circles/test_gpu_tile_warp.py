@@ -1,8 +1,8 @@
 """tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
 entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
 coarser than two tiles, an animated scene whose lists grow, each frame's list starts, sparse bins'
-emission against a warp a bin's, snowflake tiles blended fullest bin first, and the alpha steps that
-covering circles leave to the end of a tile."""
+emission against a warp a bin's, tiles blended fullest bin first (snowflakes, and flat circles at 8
+pixels a thread), and the alpha steps that covering circles leave to the end of a tile."""
 
 import numpy as np
 import pytest
@@ -344,13 +344,22 @@ def _order_steps(strategy) -> np.ndarray:
     return ORDER_STEPS - 1 - np.minimum(steps, ORDER_STEPS - 1)
 
 
-@pytest.mark.parametrize("name, size", [("snowsingle", 1024), ("snowsingle", 257), ("snow", 512)])
-def test_snowflake_tiles_are_blended_fullest_bin_first(name, size):
+@pytest.mark.parametrize(
+    "variant, name, size",
+    [
+        ("tile-warp", "snowsingle", 1024),
+        ("tile-warp", "snowsingle", 257),
+        ("tile-warp", "snow", 512),
+        ("tile-warp:pixels=8", "rand100k", 1024),
+        ("tile-warp:pixels=8", "bouncingballs", 333),
+    ],
+)
+def test_tiles_are_blended_fullest_bin_first(variant, name, size):
     """Each binning writes every tile once, those of the bins with the most entries first, for the
     frame it bins: a moving scene's order follows its circles."""
     import cupy
 
-    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
     renderer.load(build_scene(name), size, size)
     strategy = renderer.strategy
     render_frame(renderer, 60)  # snow's flakes fall in from above the picture
@@ -363,19 +372,31 @@ def test_snowflake_tiles_are_blended_fullest_bin_first(name, size):
         assert np.all(np.diff(steps) >= 0) and steps[0] == 0 and steps[-1] > 0
 
 
-@pytest.mark.parametrize("name", ["rand10k", "micro2M"])
-def test_flat_scenes_and_lists_off_keep_the_launch_order(name):
-    for variant in ("tile-warp", "tile-warp:walk=cell"):
-        renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+@pytest.mark.parametrize("name", ["rand10k", "snowsingle"])
+def test_snowflakes_and_flat_warp_walks_of_8_pixels_take_the_order_and_the_rest_launch_order(name):
+    """Every configuration with lists: an order for snowflakes and for flat circles walked by warps at
+    8 pixels a thread in 32-pixel tiles (the fused blend), none for the others; none with lists off."""
+    snowflake = build_scene(name).snowflake
+    for choice in CIRCLE_VARIANTS.configurations():
+        if choice.name != "tile-warp":
+            continue
+        renderer = CudaRenderer(choice)
         renderer.load(build_scene(name), 256, 256)
-        assert renderer.strategy.tile_order is None
-    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp:bins=off"))
-    renderer.load(build_scene("snowsingle"), 256, 256)
-    assert renderer.strategy.tile_order is None
+        options = dict(choice.options)
+        flat_8 = (options["tile"], options["pixels"], options["walk"]) == ("32", "8", "warp")
+        ordered = options["bins"] == "on" and (snowflake or flat_8)
+        assert (renderer.strategy.tile_order is not None) == ordered, choice.label()
 
 
-@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:walk=cell", "tile-warp:tile=64"])
-@pytest.mark.parametrize("name, size", [("snowsingle", 1024), ("snowsingle", 257), ("snow", 512)])
+@pytest.mark.parametrize(
+    "variant, name, size",
+    [
+        (variant, name, size)
+        for variant in ("tile-warp", "tile-warp:walk=cell", "tile-warp:tile=64")
+        for name, size in (("snowsingle", 1024), ("snowsingle", 257), ("snow", 512))
+    ]
+    + [("tile-warp:pixels=8", "rand100k", 1024), ("tile-warp:pixels=8", "bouncingballs", 333)],
+)
 def test_tiles_in_order_blend_what_tiles_in_launch_order_do(monkeypatch, variant, name, size):
     """Bit for bit, alpha too: frame 60, the next (a moving scene's flakes move), and a render of
     it without a clear."""
