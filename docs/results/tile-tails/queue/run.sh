@@ -1,0 +1,12 @@
+# Dynamic slices of tiles from one queue (Q) against HEAD (A): check (tile-warp configurations, a few scenes, against tile-sort), bench auto interleaved, twice.
+source .gpu/setup.sh
+R=$OUT/r; mkdir -p $R; export PYTHONUNBUFFERED=1
+for T in A Q; do rm -rf /tmp/$T; cp -r .gpu/s45/$T /tmp/$T; done
+(cd /tmp/Q && timeout -s KILL 200 python3 main.py check --size 1024 --scenes rand10k rand100k biglittle snowsingle micro2M --variants auto tile-warp tile-warp:pixels=8 tile-warp:walk=cell tile-warp:bins=off --against tile-sort > $R/check-Q.txt 2>&1; echo check rc $?; tail -4 $R/check-Q.txt)
+for i in 1 2; do for T in A Q; do
+  (cd /tmp/$T && timeout -s KILL 150 python3 main.py bench --variants auto --scenes rand10k rand100k biglittle rand1M micro2M snowsingle --json $R/bench-$T-$i.json > $R/bench-$T-$i.txt 2>&1; echo $T $i rc $?)
+done; done
+for f in $R/bench-*.json; do
+  echo $(basename $f .json) $(python3 -c "import json,sys; d=json.load(open('$f')); print(' '.join(f\"{r['scene']}={r['total_ms']:.4f}/{r['stage_ms']['blending']:.4f}\" for r in d['rows']))")
+done
+cd $OUT && tar czf r.tgz r && rm -rf r
