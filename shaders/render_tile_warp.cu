@@ -51,7 +51,7 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 // A 32-pixel tile of 4 pixels a thread is held to 64 registers a thread, four blocks an SM: left
 // free, the candidates loaded a round ahead take more, three blocks an SM, which is slower. At 8
 // pixels a thread (128 threads), flat circles walked by warps run eight blocks an SM (64 registers,
-// 28 bytes spilled), which measured faster than five to seven: 1,024 tiles at 1024x1024 then fit
+// 32 bytes spilled), which measured faster than five to seven: 1,024 tiles at 1024x1024 then fit
 // one wave of an H100's 132 SMs. The two-rounding blend runs six, cell walks and snowflakes five:
 // the most at which they spill nothing. A 64-pixel tile keeps its 8 pixels a thread in registers
 // at one block an SM.
@@ -65,10 +65,11 @@ static_assert(WARPS_X * (TILE / REGION_H) * 32 == THREADS, "warp regions must ti
 #define MIN_BLOCKS (FUSED ? 8 : 6)
 #endif
 // Whether the blend's blocks take scan_bin_counts' tile order (fullest bin first) rather than launch
-// order: snowflakes, whose tiles' costs differ most (snowsingle's by up to 2.6 times their mean), and
-// flat circles walked by warps at 8 pixels a thread in 32-pixel tiles with the fused blend, eight
-// blocks an SM, whose 1,024 tiles at 1024 x 1024 run in one wave, where an SM ends its youngest blocks
-// last. The other flat builds take none: there the order measured slower, as its registers spill
+// order, in the builds where it measured faster: snowflakes, whose tiles' costs differ most
+// (snowsingle's by up to 2.6 times their mean), and flat circles walked by warps at 8 pixels a thread
+// in 32-pixel tiles with the fused blend, eight blocks an SM, whose 1,024 tiles at 1024 x 1024 run in
+// one wave, where an SM ends its youngest blocks last. The flat builds of 4 pixels a thread measured
+// slower with it, as their registers then spill; the others were not measured with it
 // (docs/performance.md, "Tiles fullest first at 8 pixels a thread"). The host reads it at load and
 // has the binning write an order only for the builds that take one.
 #define TAKES_TILE_ORDER (SNOWFLAKE || (TILE == 32 && PIXELS == 8 && !CELLS && FUSED))
@@ -827,9 +828,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                      int use_bins, int tiles_per_bin, int bins_x, int bins, const int* tile_order) {
     // A block blends the tile tile_order names, in the builds that take an order (TAKES_TILE_ORDER):
     // an SM issues for its oldest blocks first, so the tiles launched last end last, and fullest first
-    // those are the light ones. The other builds keep blockIdx's tile: at their 64 registers a tile
-    // read from memory, which the compiler cannot recompute from blockIdx as it does there, makes
-    // registers spill.
+    // those are the light ones. The other builds keep blockIdx's tile, which the compiler recomputes
+    // where it needs it instead of holding a tile read from memory in a register.
 #if TAKES_TILE_ORDER
     const int tile_index = tile_order ? tile_order[linear_block()] : linear_block();
     const int tile_x = tile_index % gridDim.x, tile_y = tile_index / gridDim.x;

@@ -26,7 +26,7 @@ SPARSE_BIN_ENTRIES = 12
 # pixels, so a region is WARP_REGION_WIDTH x (32 / WARP_REGION_WIDTH * PIXELS) pixels.
 WARP_REGION_WIDTH = 16
 # Heaviest first: the steps in which tile-warp's scan ranks bins by their share of the fullest bin's
-# entries, to blend snowflake tiles fullest bin first (at most a warp's 32).
+# entries, for the blends that take their tiles fullest bin first (at most a warp's 32).
 ORDER_STEPS = 32
 MERGE_SEGMENT = 1024  # keys the merge sort's first phase sorts in one block's shared memory
 MERGE_SAMPLE_STRIDE = 128  # keys between two samples of the merge sort's second phase (and its block)

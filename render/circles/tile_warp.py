@@ -28,9 +28,8 @@ class TileWarp(Strategy):
     # At most SCAN_BLOCKS binning blocks (scan_bin_counts' limit): about two per SM of an H100.
     BLOCKS_WANTED = SCAN_BLOCKS
     captures_frames = True
-    # Builds whose kernel says so (``takes_tile_order`` in render_tile_warp.cu: snowflakes, and flat
-    # circles walked by warps at 8 pixels a thread in 32-pixel tiles) blend their tiles fullest bin
-    # first, in the order each binning writes (the scan's last block).
+    # Builds whose kernel says so (``takes_tile_order``, TAKES_TILE_ORDER in render_tile_warp.cu)
+    # blend their tiles fullest bin first, in the order each binning writes (the scan's last block).
     orders_tiles = True
 
     @classmethod

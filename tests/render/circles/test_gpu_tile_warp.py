@@ -50,7 +50,7 @@ def test_lists_have_room_for_their_entries_and_a_quarter_more_only_where_circles
         assert strategy._entries_last_seen() == entries == strategy.capacity
 
 
-@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:tile=64", "tile-warp:walk=cell"])
+@pytest.mark.parametrize("variant", ["tile-warp", "tile-warp:tile=64", "tile-warp:walk=cell", "tile-warp:pixels=8"])
 @pytest.mark.parametrize("name, size", [("rand100k", 256), ("rand1M", 1024), ("micro2M", 1024), ("snowsingle", 512)])
 def test_index_entries_blend_what_full_entries_do(monkeypatch, reference_frame, variant, name, size):
     """Scenes of millions of circles list each circle by its index alone (4 bytes an entry, not
@@ -375,20 +375,40 @@ def test_tiles_are_blended_fullest_bin_first(variant, name, size):
         assert np.all(np.diff(steps) >= 0) and steps[0] == every.min() < steps[-1] == every.max()
 
 
-@pytest.mark.parametrize("name", ["rand10k", "snowsingle"])
-def test_snowflakes_and_flat_warp_walks_of_8_pixels_take_the_order_and_the_rest_launch_order(name):
+@pytest.mark.parametrize("scene", ["rand10k", "snowsingle", "fading"])
+def test_snowflakes_and_fused_flat_warp_walks_of_8_pixels_take_the_order_and_the_rest_launch_order(scene):
     """Every configuration with lists: an order for snowflakes and for flat circles walked by warps at
-    8 pixels a thread in 32-pixel tiles (the fused blend), none for the others; none with lists off."""
-    snowflake = build_scene(name).snowflake
+    8 pixels a thread in 32-pixel tiles with the fused blend (not fading's tiny colors), none for the
+    others; none with lists off."""
+    circles = _fading_scene() if scene == "fading" else build_scene(scene)
+    fused = bool(TileWarp.scene_defines({}, circles, 64, 64)["FUSED"])
+    assert fused == (scene == "rand10k")
     for choice in CIRCLE_VARIANTS.configurations():
         if choice.name != "tile-warp":
             continue
         renderer = CudaRenderer(choice)
-        renderer.load(build_scene(name), 256, 256)
+        renderer.load(circles, 64, 64)
         options = dict(choice.options)
-        flat_8 = (options["tile"], options["pixels"], options["walk"]) == ("32", "8", "warp")
-        ordered = options["bins"] == "on" and (snowflake or flat_8)
+        flat_8 = (options["tile"], options["pixels"], options["walk"]) == ("32", "8", "warp") and fused
+        ordered = options["bins"] == "on" and (circles.snowflake or flat_8)
         assert (renderer.strategy.tile_order is not None) == ordered, choice.label()
+
+
+@pytest.mark.parametrize("variant, name", [("tile-warp:pixels=8", "rand10k"), ("tile-warp", "snowsingle")])
+def test_a_blend_that_takes_the_order_blends_the_tiles_it_names(variant, name):
+    """Given an order that names tile 0 for every block, the blend paints tile 0 alone and leaves the
+    rest of a poisoned image as it was."""
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse(variant))
+    renderer.load(build_scene(name), 96, 96)
+    strategy = renderer.strategy
+    render_frame(renderer, 0)  # bins the frame: lists and an order
+    renderer.poison()
+    strategy.tile_order.fill(0)
+    image = renderer.image_buffer
+    strategy.blend(renderer.scene, image, 96, 96, renderer._cleared_frame())
+    painted = ~np.isnan(image.get()).any(axis=2)
+    tile = strategy.tile
+    assert painted[:tile, :tile].all() and painted.sum() == tile * tile
 
 
 @pytest.mark.parametrize(

@@ -173,12 +173,22 @@ def ptx(source: str, defines: dict, folder) -> str:
     return (folder / "k.ptx").read_text()
 
 
+def reads_its_order(ptx_text: str) -> bool:
+    """Whether tile-warp's blend loads its last parameter, the binning's tile order."""
+    entry = ptx_text[ptx_text.index(".entry render_tile_warp(") :]
+    last = re.findall(r"\.param \.\w+ (render_tile_warp_param_\d+)", entry[: entry.index(")")])[-1]
+    return f"[{last}]" in entry
+
+
 @pytest.mark.parametrize("source, defines, measuring", BLEND_BUILDS, ids=[f"{s}-{d}" for s, d, _ in BLEND_BUILDS])
 def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, defines, measuring):
     """Each measuring build compiles (for sm_90, warnings as errors) and holds its global; the build
-    that renders holds none of them, nor a clock read."""
+    that renders holds none of them, nor a clock read. A tile-warp blend reads the tile order it is
+    given exactly where its ``takes_tile_order``, which the host reads, says it does."""
     normal = ptx(source, defines, tmp_path)
     assert all(name not in normal for name in MEASURED.values()) and "%clock64" not in normal
+    if source == "render_tile_warp.cu":
+        assert reads_its_order(normal) == ("takes_tile_order = 1;" in normal)
     for define in measuring:
         command = nvcc_command(source, {**defines, define: 1}, str(tmp_path / "m.cubin"))
         result = subprocess.run(command + ["-Werror", "all-warnings"], capture_output=True, text=True)
