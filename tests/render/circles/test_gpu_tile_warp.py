@@ -1,8 +1,8 @@
 """tile-warp's own paths, each against the CPU reference: overflowing bin lists, lists sized to their
 entries (with room to spare only where circles move), the two-rounding blend for tiny colors, bins
 coarser than two tiles, an animated scene whose lists grow, each frame's list starts, sparse bins'
-emission against a warp a bin's, tiles blended fullest bin first (snowflakes, and flat circles at 8
-pixels a thread), and the alpha steps that covering circles leave to the end of a tile."""
+emission against a warp a bin's, tiles blended fullest bin first (snowflakes, and flat circles walked
+by warps at 8 pixels a thread), and the alpha steps that covering circles leave to the end of a tile."""
 
 import numpy as np
 import pytest
