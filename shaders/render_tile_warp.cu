@@ -33,6 +33,7 @@
 // -DENTRY_INDEX=0|1; for the overlays only, -DBLOCK_CYCLES=1 or -DWARP_SKIP=1 (instrument.cuh).
 #include "block_scan.cuh"
 #include "circle_common.cuh"
+#include "dependent_launch.cuh"
 
 // CHUNK, MAX_BINS, SCAN_BLOCKS, BIN_ENTRY_FLOATS, WARP_REGION_WIDTH and ORDER_STEPS are
 // render/circles/constants.py's, as -D defines.
@@ -238,6 +239,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     __shared__ long long warp_sums[33];
     __shared__ bool last;
     const int t = threadIdx.x, b = blockIdx.x, bins = gridDim.x;
+    wait_for_previous_launch();  // the counts
     long long total;
     const long long before = block_exclusive_sum<SCAN_BLOCKS>(
         t < blocks ? static_cast<long long>(counts[b * blocks + t]) : 0ll, t, warp_sums, total);
@@ -249,6 +251,9 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCKS)
     }
     __syncthreads();
     if (!last) return;
+    // The emission's blocks may start once the other blocks have ended: they mark their first chunk
+    // while this block places the lists.
+    let_next_launch_start();
     if (t == 0) *finished = 0;
     long long carried = 0;
     unsigned fullest = 0;  // a bin lists each circle once at most: its entries fit 32 bits
@@ -357,12 +362,7 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const BinGroup g = group_bins(bins, bins_x, group, bin_shift);
     const int local = g.hi - g.lo;
-    // A bin's first entry from this block: after the lists before it, and after the bin's entries
-    // from the blocks before this one.
-    if (t < local) {
-        running[t] = bin_start[g.lo + t] + within[(g.lo + t) * gridDim.x + blockIdx.x];
-        filled[t] = 0;
-    }
+    if (t < local) filled[t] = 0;
     for (int k = t; k < local * CHUNK_WORDS; k += CHUNK) words[k] = 0;
     __syncthreads();
     const unsigned bit = 1u << lane, warp_bit = 1u << warp;
@@ -377,6 +377,13 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
                 atomicOr(&words[bin * CHUNK_WORDS + warp], bit);
                 if (sparse) atomicOr(&filled[bin], warp_bit);
             });
+        }
+        // The first chunk is marked while the scan may still run; from here its results are read. A
+        // bin's first entry from this block: after the lists before it, and after the bin's entries
+        // from the blocks before this one.
+        if (c == 0) {
+            wait_for_previous_launch();
+            if (t < local) running[t] = bin_start[g.lo + t] + within[(g.lo + t) * gridDim.x + blockIdx.x];
         }
         __syncthreads();
         if (sparse)

@@ -10,6 +10,7 @@ from render.circles import constants
 from render.circles.constants import BIN_ENTRY_FLOATS, CHUNK, MAX_BINS, SCAN_BLOCKS, WARP_REGION_WIDTH
 from render.circles.device_scene import host_colors
 from render.circles.strategies import Strategy, every_circle
+from render.core.dependent_launch import launch_dependent
 from render.core.grids import grid_2d
 
 
@@ -22,7 +23,9 @@ class TileWarp(Strategy):
     binning grows the buffer, from the count the kernel writes straight into pinned host memory
     (no copy, no wait). Kernels and their arguments are looked up once; the renderer captures the
     binning's three launches and the blend as one CUDA graph (``render.core.frame_graph``), again
-    whenever the lists are reallocated (``frame_key``).
+    whenever the lists are reallocated (``frame_key``). The scan and the emission are dependent
+    launches (``render.core.dependent_launch``): each starts as the launch before it ends, and the
+    emission marks its first chunk's bins while the scan's last block places the lists.
     """
 
     # At most SCAN_BLOCKS binning blocks (scan_bin_counts' limit): about two per SM of an H100.
@@ -130,7 +133,8 @@ class TileWarp(Strategy):
     def _count_entries(self) -> None:
         grid = (self.bin_blocks, self.bin_groups)
         self._kernels["count_bin_entries"](grid, (CHUNK,), (*self._geometry, self.counts))
-        self._kernels["scan_bin_counts"](
+        launch_dependent(
+            self._kernels["scan_bin_counts"],
             (self.bins,),
             (self.BLOCKS_WANTED,),
             (
@@ -183,7 +187,8 @@ class TileWarp(Strategy):
 
     def bin(self, scene, width, height):
         self._count_entries()
-        self._kernels["emit_bin_entries"](
+        launch_dependent(
+            self._kernels["emit_bin_entries"],
             (self.bin_blocks, self.bin_groups),
             (CHUNK,),
             (
