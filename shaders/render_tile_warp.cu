@@ -366,6 +366,10 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
     for (int k = t; k < local * CHUNK_WORDS; k += CHUNK) words[k] = 0;
     __syncthreads();
     const unsigned bit = 1u << lane, warp_bit = 1u << warp;
+    // The first chunk is marked while the scan may still run (a dependent launch). It reads the scene's
+    // arrays, which no kernel still running writes: the scan's blocks let this one start only after
+    // their wait for the count, an ordinary launch queued after the step that moves the circles.
+    // The host launches a block for every chunks_per_block chunks, so no block breaks before its wait.
     for (int c = 0; c < chunks_per_block; ++c) {
         const int first = (blockIdx.x * chunks_per_block + c) * CHUNK;
         if (first >= count) break;
@@ -378,9 +382,8 @@ extern "C" __global__ void __launch_bounds__(CHUNK, BINNING_BLOCKS)
                 if (sparse) atomicOr(&filled[bin], warp_bit);
             });
         }
-        // The first chunk is marked while the scan may still run; from here its results are read. A
-        // bin's first entry from this block: after the lists before it, and after the bin's entries
-        // from the blocks before this one.
+        // From here the scan's results are read. A bin's first entry from this block: after the lists
+        // before it, and after the bin's entries from the blocks before this one.
         if (c == 0) {
             wait_for_previous_launch();
             if (t < local) running[t] = bin_start[g.lo + t] + within[(g.lo + t) * gridDim.x + blockIdx.x];

@@ -1,11 +1,12 @@
 """Kernel launches that may start before the kernel queued ahead of them on the stream has ended
-(programmatic dependent launch, Hopper on): their blocks become resident, and do the work that needs
-nothing from that kernel, while its last blocks still run. The kernel itself says where it starts to
-depend on the one before (``wait_for_previous_launch`` in ``shaders/dependent_launch.cuh``).
+(programmatic dependent launch, compute capability 9.0 on): their blocks become resident, and do the
+work that needs nothing from that kernel, while its last blocks still run. The kernel itself says
+where it starts to depend on the one before (``wait_for_previous_launch`` in
+``shaders/dependent_launch.cuh``).
 
 Captured into a CUDA graph, such a launch becomes a node with a programmatic edge from the kernel
-before it. Without ``cuda.bindings`` the launch is CuPy's, in plain stream order, and the kernel's
-wait returns at once.
+before it. Without ``cuda.bindings``, or on an older GPU, the launch is CuPy's, in plain stream
+order, and the kernel's wait does nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,14 @@ def _driver():
     return driver
 
 
+@functools.cache
+def _device_launches_dependents(device: int) -> bool:
+    """Whether CUDA device ``device`` can start a kernel before the one ahead of it ends (9.0 on)."""
+    import cupy
+
+    return int(cupy.cuda.Device(device).compute_capability) >= 90
+
+
 def _argument(value) -> ctypes._SimpleCData:
     """One kernel argument as the C value the kernel takes: a CuPy array as its device pointer, a
     NumPy scalar as its own C type."""
@@ -44,26 +53,26 @@ def _argument(value) -> ctypes._SimpleCData:
         return ctypes.c_void_p(value.data.ptr)
     if isinstance(value, np.generic) and value.dtype in _SCALARS:
         return _SCALARS[value.dtype](value.item())
-    raise TypeError(f"a kernel argument must be a CuPy array or a NumPy scalar, not {value!r}")
+    accepted = ", ".join(str(dtype) for dtype in _SCALARS)
+    raise TypeError(f"a kernel argument must be a CuPy array or a NumPy scalar of {accepted}, not {value!r}")
 
 
 def launch_dependent(kernel, grid: Sequence[int], block: Sequence[int], arguments: Sequence) -> None:
     """Launch CuPy ``kernel`` (a ``RawKernel`` with no dynamic shared memory) on the current stream
     as a dependent of the kernel before it: ``grid`` and ``block`` of up to three sizes, ``arguments``
-    CuPy arrays and NumPy scalars in the kernel's order."""
-    driver = _driver()
-    if driver is None:
-        kernel(tuple(grid), tuple(block), tuple(arguments))
-        return
+    CuPy arrays and NumPy scalars (of ``_SCALARS``' types) in the kernel's order."""
     import cupy
 
-    grid3 = (*grid, 1, 1)[:3]
-    block3 = (*block, 1, 1)[:3]
+    driver = _driver()
+    if driver is None or not _device_launches_dependents(cupy.cuda.Device().id):
+        kernel(tuple(grid), tuple(block), tuple(arguments))
+        return
     values = [_argument(value) for value in arguments]
+    # The driver copies each argument from these addresses before cuLaunchKernelEx returns.
     pointers = (ctypes.c_void_p * max(1, len(values)))(*(ctypes.addressof(v) for v in values))
     config = driver.CUlaunchConfig()
-    config.gridDimX, config.gridDimY, config.gridDimZ = grid3
-    config.blockDimX, config.blockDimY, config.blockDimZ = block3
+    config.gridDimX, config.gridDimY, config.gridDimZ = (*grid, 1, 1)[:3]
+    config.blockDimX, config.blockDimY, config.blockDimZ = (*block, 1, 1)[:3]
     config.sharedMemBytes = 0
     config.hStream = driver.CUstream(cupy.cuda.get_current_stream().ptr)
     attribute = driver.CUlaunchAttribute()

@@ -1,5 +1,6 @@
-"""Dependent launches on the GPU: the kernel after starts before the kernel before has ended, and
-still reads what it wrote, on a stream and in a captured CUDA graph; launched CuPy's way, it waits."""
+"""Dependent launches on the GPU: the kernel after runs while the kernel before is still running, and
+still reads what it wrote once it waits, on a stream and in a captured CUDA graph; launched CuPy's
+way, it runs only after."""
 
 import numpy as np
 import pytest
@@ -19,87 +20,89 @@ __device__ unsigned long long clock_ns() {
     return now;
 }
 
-// Lets the next launch start, spends `spin` ns, then writes its values and when it wrote them.
-extern "C" __global__ void before(long long spin, int value, int* out, unsigned long long* ended) {
+// Lets the next launch start, then waits for it to raise *flag, for at most `patience` ns of the
+// GPU's clock; then writes its values, and whether it saw the flag.
+extern "C" __global__ void before(long long patience, int value, int* out, volatile int* flag, int* saw) {
     let_next_launch_start();
     const unsigned long long start = clock_ns();
-    unsigned long long now = start;
-    while (now - start < static_cast<unsigned long long>(spin)) now = clock_ns();
+    while (*flag == 0 && clock_ns() - start < static_cast<unsigned long long>(patience)) {
+    }
     out[threadIdx.x] = value + threadIdx.x;
-    if (threadIdx.x == 0) *ended = clock_ns();
+    if (threadIdx.x == 0) *saw = *flag;
 }
 
-// Notes when it started, then waits for `before` and copies its values.
-extern "C" __global__ void after(const int* in, int* copy, unsigned long long* started) {
-    if (threadIdx.x == 0) *started = clock_ns();
+// Raises the flag, then waits for `before` and copies its values. The flag is written before the
+// wait, against dependent_launch.cuh's rule, so that `before` can see this kernel start.
+extern "C" __global__ void after(const int* in, int* copy, volatile int* flag) {
+    if (threadIdx.x == 0) *flag = 1;
     wait_for_previous_launch();
     copy[threadIdx.x] = in[threadIdx.x];
 }
 """
 
 THREADS = 64
-SPIN_NS = 200_000
 
 
-def _pair(dependent: bool):
-    """Queues `before` then `after` on the current stream; returns a function that reads, once the
-    stream has finished, (values after copied, when after started, when before ended)."""
+def _pair(dependent: bool, patience_ns: int):
+    """(queue, read): queue() queues `before` then `after` on the current stream (after as a
+    dependent or not); read(), once the stream has finished, gives (the values after copied, whether
+    before saw after running)."""
     import cupy
 
     module = cupy.RawModule(code=SOURCE, options=nvrtc_options({}))
     before, after = module.get_function("before"), module.get_function("after")  # loaded before any capture
     out = cupy.full(THREADS, -1, cupy.int32)  # poisoned: a copy made before `before` wrote shows it
     copy = cupy.full(THREADS, -2, cupy.int32)
-    stamps = cupy.zeros(2, cupy.uint64)
-    after_arguments = (out, copy, stamps[1:])
+    flag = cupy.zeros(1, cupy.int32)
+    saw = cupy.full(1, -3, cupy.int32)
 
     def queue():
-        before((1,), (THREADS,), (np.int64(SPIN_NS), np.int32(1000), out, stamps[:1]))
+        before((1,), (THREADS,), (np.int64(patience_ns), np.int32(1000), out, flag, saw))
         if dependent:
-            launch_dependent(after, (1,), (THREADS,), after_arguments)
+            launch_dependent(after, (1,), (THREADS,), (out, copy, flag))
         else:
-            after((1,), (THREADS,), after_arguments)
+            after((1,), (THREADS,), (out, copy, flag))
 
     def read():
-        ended, started = (int(v) for v in stamps.get())
-        return copy.get(), started, ended
+        return copy.get(), int(saw.get()[0])
 
     return queue, read
 
 
-def _expected():
-    return np.arange(THREADS, dtype=np.int32) + 1000
+EXPECTED = np.arange(THREADS, dtype=np.int32) + 1000
+# Long enough for the host to queue the second launch while the first waits, many times over.
+PATIENCE_NS = 2_000_000_000
 
 
-def test_a_dependent_launch_starts_early_and_waits_where_its_kernel_says():
+def test_a_dependent_launch_runs_beside_the_kernel_before_and_waits_where_its_kernel_says():
     import cupy
 
-    queue, read = _pair(dependent=True)
+    queue, read = _pair(dependent=True, patience_ns=PATIENCE_NS)
     queue()
     cupy.cuda.get_current_stream().synchronize()
-    copied, started, ended = read()
-    assert started < ended, "the dependent kernel did not start before the one before it ended"
-    assert np.array_equal(copied, _expected())
+    copied, saw = read()
+    assert saw == 1, "the dependent kernel did not start before the one before it ended"
+    assert np.array_equal(copied, EXPECTED)
 
 
-def test_a_dependent_launch_captured_in_a_graph_starts_early_and_waits():
+def test_a_dependent_launch_captured_in_a_graph_runs_beside_the_kernel_before_and_waits():
     import cupy
 
-    queue, read = _pair(dependent=True)
+    queue, read = _pair(dependent=True, patience_ns=PATIENCE_NS)
     graph = capture_graph(queue)
     graph.launch()
     cupy.cuda.get_current_stream().synchronize()
-    copied, started, ended = read()
-    assert started < ended, "the graph's edge is not programmatic"
-    assert np.array_equal(copied, _expected())
+    copied, saw = read()
+    assert saw == 1, "the graph's edge is not programmatic"
+    assert np.array_equal(copied, EXPECTED)
 
 
-def test_an_ordinary_launch_starts_after_the_kernel_before_ends():
-    # What the two tests above tell apart: the clock says when a launch started.
+def test_an_ordinary_launch_runs_only_after_the_kernel_before():
+    # What the two tests above tell apart: a kernel that cannot start early is never seen waiting.
     import cupy
 
-    queue, read = _pair(dependent=False)
+    queue, read = _pair(dependent=False, patience_ns=50_000_000)
     queue()
     cupy.cuda.get_current_stream().synchronize()
-    copied, started, ended = read()
-    assert started >= ended and np.array_equal(copied, _expected())
+    copied, saw = read()
+    assert saw == 0 and np.array_equal(copied, EXPECTED)

@@ -180,15 +180,35 @@ def reads_its_order(ptx_text: str) -> bool:
     return f"[{last}]" in entry
 
 
+def entry(ptx_text: str, kernel: str) -> str:
+    """The PTX of entry function ``kernel``, from its name to its closing brace."""
+    body = ptx_text[ptx_text.index(f".entry {kernel}(") :]
+    return body[: body.index("\n}\n")]
+
+
+# tile-warp's binning launches: render/circles/tile_warp.py launches the scan and the emission as
+# dependents (render/core/dependent_launch.py), and the scan's last block lets the emission start.
+DEPENDENT_LAUNCHES = {
+    "count_bin_entries": (False, False),
+    "scan_bin_counts": (True, True),
+    "emit_bin_entries": (True, False),
+    "render_tile_warp": (False, False),
+}
+
+
 @pytest.mark.parametrize("source, defines, measuring", BLEND_BUILDS, ids=[f"{s}-{d}" for s, d, _ in BLEND_BUILDS])
 def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, defines, measuring):
     """Each measuring build compiles (for sm_90, warnings as errors) and holds its global; the build
     that renders holds none of them, nor a clock read. A tile-warp blend reads the tile order it is
-    given exactly where its ``takes_tile_order``, which the host reads, says it does."""
+    given exactly where its ``takes_tile_order``, which the host reads, says it does, and its binning
+    waits for the launch before it exactly in the kernels the host launches as dependents."""
     normal = ptx(source, defines, tmp_path)
     assert all(name not in normal for name in MEASURED.values()) and "%clock64" not in normal
     if source == "render_tile_warp.cu":
         assert reads_its_order(normal) == ("takes_tile_order = 1;" in normal)
+        for kernel, (waits, lets_start) in DEPENDENT_LAUNCHES.items():
+            body = entry(normal, kernel)
+            assert ("griddepcontrol.wait" in body, "griddepcontrol.launch_dependents" in body) == (waits, lets_start)
     for define in measuring:
         command = nvcc_command(source, {**defines, define: 1}, str(tmp_path / "m.cubin"))
         result = subprocess.run(command + ["-Werror", "all-warnings"], capture_output=True, text=True)
@@ -199,8 +219,7 @@ def test_only_the_measuring_builds_hold_the_measures(nvcc, tmp_path, source, def
 
 def pair_instructions(ptx_text: str, kernel: str) -> list[str]:
     """The opcodes of ``kernel`` between its pixel's load and store, memory, moves and branches left out."""
-    body = ptx_text[ptx_text.index(f".entry {kernel}(") :]
-    lines = [line.strip() for line in body[: body.index("\n}\n")].splitlines()]
+    lines = [line.strip() for line in entry(ptx_text, kernel).splitlines()]
     start = next(i for i, line in enumerate(lines) if line.startswith("ld.global"))
     end = next(i for i, line in enumerate(lines) if line.startswith("st.global"))
     opcodes = [line.split()[0] for line in lines[start + 1 : end] if line and not line.startswith(("//", "$", "@"))]
