@@ -15,7 +15,8 @@
 // Candidates are every circle, or (use_bins != 0) the list of the coarse bin holding the tile.
 // Bin lists are built without a sort and without a host round trip: count_bin_entries counts each
 // bin's entries per block of circles (shared counters), scan_bin_counts scans them per bin and
-// places each bin's list after the lists before it, emit_bin_entries writes the lists. A binning
+// places each bin's list after the lists before it, emit_bin_entries writes the lists; the scan and
+// the emission are launched as dependents of the launch before them (dependent_launch.cuh). A binning
 // block holds one group of `group` consecutive bins (at most MAX_BINS, in shared memory),
 // blockIdx.y naming the group: each group's blocks read every circle of their chunks again and
 // keep the bins of their group. The host takes groups smaller than MAX_BINS where there are few
