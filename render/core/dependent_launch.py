@@ -5,8 +5,9 @@ where it starts to depend on the one before (``wait_for_previous_launch`` in
 ``shaders/dependent_launch.cuh``).
 
 Captured into a CUDA graph, such a launch becomes a node with a programmatic edge from the kernel
-before it. Without ``cuda.bindings``, or on an older GPU, the launch is CuPy's, in plain stream
-order, and the kernel's wait does nothing.
+before it. Without ``cuda.bindings``, on an older GPU, or where the driver says it does not support
+them (from then on, for that device), the launch is CuPy's, in plain stream order, and the kernel's
+wait does nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ def _driver():
     except ImportError:
         return None
     return driver
+
+
+# Devices whose driver refused a dependent launch as not supported.
+_REFUSED: set[int] = set()
 
 
 @functools.cache
@@ -64,7 +69,8 @@ def launch_dependent(kernel, grid: Sequence[int], block: Sequence[int], argument
     import cupy
 
     driver = _driver()
-    if driver is None or not _device_launches_dependents(cupy.cuda.Device().id):
+    device = cupy.cuda.Device().id
+    if driver is None or device in _REFUSED or not _device_launches_dependents(device):
         kernel(tuple(grid), tuple(block), tuple(arguments))
         return
     values = [_argument(value) for value in arguments]
@@ -81,5 +87,10 @@ def launch_dependent(kernel, grid: Sequence[int], block: Sequence[int], argument
     config.attrs = [attribute]
     config.numAttrs = 1
     (error,) = driver.cuLaunchKernelEx(config, driver.CUfunction(kernel.kernel.ptr), ctypes.addressof(pointers), 0)
-    if error != driver.CUresult.CUDA_SUCCESS:
+    if error == driver.CUresult.CUDA_ERROR_NOT_SUPPORTED:
+        # Where a graph is being captured, CUDA may lose it with the refusal; the renderer then
+        # launches stage by stage, and this device's launches are CuPy's from now on.
+        _REFUSED.add(device)
+        kernel(tuple(grid), tuple(block), tuple(arguments))
+    elif error != driver.CUresult.CUDA_SUCCESS:
         raise cupy.cuda.driver.CUDADriverError(int(error))

@@ -68,6 +68,7 @@ def _fake_gpu(monkeypatch, result, device_launches_dependents=True):
     import cupy
 
     driver = _RecordingDriver(result)
+    monkeypatch.setattr(dependent_launch, "_REFUSED", set())
     monkeypatch.setattr(dependent_launch, "_driver", lambda: driver)
     monkeypatch.setattr(dependent_launch, "_device_launches_dependents", lambda device: device_launches_dependents)
     monkeypatch.setattr(cupy.cuda, "Device", lambda: types.SimpleNamespace(id=0))
@@ -113,3 +114,24 @@ def test_otherwise_the_launch_is_cupys(monkeypatch, why):
         monkeypatch.setattr(dependent_launch, "_driver", lambda: None)
     dependent_launch.launch_dependent(lambda *call: calls.append(call), [7, 2], [256], ARGUMENTS)
     assert calls == [((7, 2), (256,), tuple(ARGUMENTS))] and driver.launches == []
+
+
+class _CountingKernel:
+    """A CuPy kernel's stand-in: its function handle, and the launches made through CuPy."""
+
+    def __init__(self):
+        self.kernel = types.SimpleNamespace(ptr=0xF00D)
+        self.calls = []
+
+    def __call__(self, *call):
+        self.calls.append(call)
+
+
+def test_a_driver_that_does_not_support_them_gets_cupys_launches_from_then_on(monkeypatch):
+    kernel = _CountingKernel()
+    driver = _fake_gpu(monkeypatch, result=None)
+    driver._result = driver.CUresult.CUDA_ERROR_NOT_SUPPORTED
+    for _ in range(3):
+        dependent_launch.launch_dependent(kernel, (4,), (64,), ARGUMENTS)
+    assert kernel.calls == [((4,), (64,), tuple(ARGUMENTS))] * 3
+    assert len(driver.launches) == 1  # asked once, then remembered for the device
