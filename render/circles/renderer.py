@@ -141,14 +141,16 @@ class CudaRenderer(Renderer):
             raise RendererUnavailable(f"{self.name}: out of GPU memory while rendering ({error})") from None
 
     def _launch_frame(self) -> None:
-        """Queue the frame's stages, each between its timer's events."""
+        """Queue the frame's stages, each between its timer's events (binning's stop, the blend's
+        start, is recorded beside the stream, so that the blend follows the binning's last kernel
+        straight away)."""
         if self.strategy.has_binning:
             self.timer.start("binning")
             self.strategy.bin(self.scene, self.width, self.height)
-            self.timer.stop("binning")
+            self.timer.switch("binning", "blending")
         else:
             self.timer.idle("binning")
-        self.timer.start("blending")
+            self.timer.start("blending")
         self.strategy.blend(self.scene, self.image_buffer, self.width, self.height, self._clear_arguments())
         self.timer.stop("blending")
 

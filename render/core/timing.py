@@ -14,10 +14,12 @@ Captured = TypeVar("Captured")
 
 @dataclass(frozen=True)
 class StageMarks:
-    """What one frame's launches told a StageTimer: the stages timed, and those that queued nothing."""
+    """What one frame's launches told a StageTimer: the stages timed, those that queued nothing, and
+    those that began where another ended (``switch``), as (stage, the stage it followed) pairs."""
 
     timed: frozenset[str]
     idle: frozenset[str]
+    switched: frozenset[tuple[str, str]] = frozenset()
 
 
 class StageTimer:
@@ -39,16 +41,30 @@ class StageTimer:
         self._events = {stage: (cupy.cuda.Event(), cupy.cuda.Event()) for stage in stages}
         self._recorded: set[str] = set()
         self._idle: set[str] = set()
+        # stage -> the stage whose stop event is its start (``switch``), in the latest frame
+        self._switched: dict[str, str] = {}
         self._capturing = False
+        # ``switch`` records beside the stream: on a stream of its own that waits for it (fork), and
+        # that the stream waits for again (join) at its next record.
+        self._beside = cupy.cuda.Stream(non_blocking=True)
+        self._fork, self._join = cupy.cuda.Event(disable_timing=True), cupy.cuda.Event(disable_timing=True)
+        self._joined = True
 
-    def _record(self, event) -> None:
+    def _record(self, event, stream=None) -> None:
+        if stream is None:
+            stream = self._cupy.cuda.get_current_stream()
+        if not self._joined:
+            self._join.record(self._beside)
+            stream.wait_event(self._join)
+            self._joined = True
         if self._capturing:
-            record_event_node(event, self._cupy.cuda.get_current_stream())
+            record_event_node(event, stream)
         else:
-            event.record()
+            event.record(stream)
 
     def start(self, stage: str) -> None:
         self._idle.discard(stage)
+        self._switched.pop(stage, None)
         if not self._capturing:
             nvtx.push(stage)
         self._record(self._events[stage][0])
@@ -59,6 +75,24 @@ class StageTimer:
             nvtx.pop()
         self._recorded.add(stage)
 
+    def switch(self, stopping: str, starting: str) -> None:
+        """``stopping`` ends and ``starting`` begins at one event, recorded once the work queued so
+        far is done but beside the stream, not on it: the stream's next launch then waits for the
+        launches before it only. In a captured graph an event node between two kernels delays the
+        second by microseconds (docs/performance.md, "Stage events beside the frame's path")."""
+        stream = self._cupy.cuda.get_current_stream()
+        self._fork.record(stream)
+        self._beside.wait_event(self._fork)
+        self._joined = True  # the stream's own join is made at its next record
+        self._record(self._events[stopping][1], self._beside)
+        self._joined = False
+        if not self._capturing:
+            nvtx.pop()
+            nvtx.push(starting)
+        self._recorded.add(stopping)
+        self._idle.discard(starting)
+        self._switched[starting] = stopping
+
     def idle(self, stage: str) -> None:
         """This frame's ``stage`` queued no GPU work."""
         self._idle.add(stage)
@@ -68,24 +102,30 @@ class StageTimer:
         """Run ``capture`` (which captures a frame into a CUDA graph) with the stage events recorded
         as graph nodes and no NVTX ranges; returns what it returned and the marks it made, for
         ``replay`` after each launch of the graph. The timer's own marks stay as they were."""
-        recorded, idle = set(self._recorded), set(self._idle)
+        recorded, idle, switched = set(self._recorded), set(self._idle), dict(self._switched)
         self._recorded.clear()
         self._idle.clear()
+        self._switched.clear()
         self._capturing = True
         try:
             captured = capture()
-            return captured, StageMarks(frozenset(self._recorded), frozenset(self._idle))
+            return captured, StageMarks(
+                frozenset(self._recorded), frozenset(self._idle), frozenset(self._switched.items())
+            )
         finally:
             self._capturing = False
-            self._recorded, self._idle = recorded, idle
+            self._recorded, self._idle, self._switched = recorded, idle, switched
 
     def replay(self, marks: StageMarks) -> None:
         """A captured frame was launched: its stages are this frame's."""
         for stage in marks.timed:
             self._idle.discard(stage)
             self._recorded.add(stage)
+            self._switched.pop(stage, None)
         for stage in marks.idle:
             self.idle(stage)
+        for stage, after in marks.switched:
+            self._switched[stage] = after
 
     def times_ms(self) -> dict[str, float]:
         """Milliseconds per stage timed or marked idle (synchronizes with the last recorded event)."""
@@ -95,6 +135,8 @@ class StageTimer:
                 times[stage] = 0.0
             elif stage in self._recorded:
                 start, stop = self._events[stage]
+                if stage in self._switched:
+                    start = self._events[self._switched[stage]][1]
                 stop.synchronize()
                 times[stage] = self._cupy.cuda.get_elapsed_time(start, stop)
         return times

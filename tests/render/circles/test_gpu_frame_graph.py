@@ -2,6 +2,7 @@
 launched stage by stage do (those of NVTX mode, each stage in its range, and those of a renderer
 whose capture CUDA refused)."""
 
+import re
 import sys
 import threading
 
@@ -174,6 +175,45 @@ def test_captures_and_another_threads_device_synchronizes_take_turns():
         done.set()
         thread.join()
     assert errors == []
+
+
+def _dot_graph(dot: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """A CUDA graph's DOT print as {node: its attributes' text} and [(node, node after it)]."""
+    nodes = {m.group(1): m.group(2) for m in re.finditer(r'^\s*"([^"]+)"\s*\[(.*?)\];?\s*$', dot, re.M | re.S)}
+    edges = re.findall(r'"([^"]+)"\s*->\s*"([^"]+)"', dot)
+    return nodes, edges
+
+
+def test_the_blend_follows_the_binnings_last_kernel_with_no_event_between():
+    """Binning's stop and the blend's start are one event, recorded beside the frame's path: in the
+    captured graph the blend depends on the emission alone, not on an event node."""
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    nodes, edges = _dot_graph(renderer._captured_frame().graph.debug_dot_str(1))
+    (blend,) = [node for node, text in nodes.items() if "render_tile_warp" in text]
+    before = [node for node, after in edges if after == blend]
+    assert before and all("emit_bin_entries" in nodes[node] for node in before), [nodes[n] for n in before]
+
+
+@pytest.mark.parametrize("stage_by_stage", [False, True])
+def test_the_binnings_stop_is_the_blends_start(ranges, stage_by_stage):
+    import cupy
+
+    nvtx.set_nvtx(stage_by_stage)
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    renderer.load(build_scene("rand10k"), 256, 256)
+    ranges.clear()
+    render_frame(renderer, 0)
+    pushed = [call[1] for call in ranges if call[0] == "push"]
+    assert [name for name in pushed if name in ("binning", "blending")] == (
+        ["binning", "blending"] if stage_by_stage else []
+    )
+    assert len(pushed) == ranges.count(("pop",))  # each range closed
+    times = renderer.stage_times_ms()
+    events = renderer.timer._events
+    span = cupy.cuda.get_elapsed_time(events["binning"][0], events["blending"][1])
+    assert times["binning"] > 0 and times["blending"] > 0
+    assert times["binning"] + times["blending"] == pytest.approx(span, abs=1e-3)
 
 
 def test_a_frame_without_binning_reads_no_binning_time():
