@@ -45,18 +45,23 @@ class StageTimer:
         self._switched: dict[str, str] = {}
         self._capturing = False
         # ``switch`` records beside the stream: on a stream of its own that waits for it (fork), and
-        # that the stream waits for again (join) at its next record.
+        # that the stream waits for again (join) at its next record. Non-blocking: a capture on a
+        # stream that syncs with the legacy default stream would be lost to another thread's use of it.
         self._beside = cupy.cuda.Stream(non_blocking=True)
         self._fork, self._join = cupy.cuda.Event(disable_timing=True), cupy.cuda.Event(disable_timing=True)
         self._joined = True
 
-    def _record(self, event, stream=None) -> None:
-        if stream is None:
-            stream = self._cupy.cuda.get_current_stream()
+    def _rejoin(self, stream) -> None:
+        """``stream`` waits for what ``switch`` recorded beside it, if it has not yet."""
         if not self._joined:
             self._join.record(self._beside)
             stream.wait_event(self._join)
             self._joined = True
+
+    def _record(self, event, stream=None) -> None:
+        if stream is None:
+            stream = self._cupy.cuda.get_current_stream()
+        self._rejoin(stream)
         if self._capturing:
             record_event_node(event, stream)
         else:
@@ -102,6 +107,9 @@ class StageTimer:
         """Run ``capture`` (which captures a frame into a CUDA graph) with the stage events recorded
         as graph nodes and no NVTX ranges; returns what it returned and the marks it made, for
         ``replay`` after each launch of the graph. The timer's own marks stay as they were."""
+        # A frame that failed after a switch left it unjoined: joined here, before the capture, as a
+        # capturing stream may not wait for an event recorded outside it.
+        self._rejoin(self._cupy.cuda.get_current_stream())
         recorded, idle, switched = set(self._recorded), set(self._idle), dict(self._switched)
         self._recorded.clear()
         self._idle.clear()
@@ -114,6 +122,7 @@ class StageTimer:
             )
         finally:
             self._capturing = False
+            self._joined = True  # a fork inside the capture was joined, or went with the failed graph
             self._recorded, self._idle, self._switched = recorded, idle, switched
 
     def replay(self, marks: StageMarks) -> None:

@@ -204,16 +204,38 @@ def test_the_binnings_stop_is_the_blends_start(ranges, stage_by_stage):
     renderer.load(build_scene("rand10k"), 256, 256)
     ranges.clear()
     render_frame(renderer, 0)
-    pushed = [call[1] for call in ranges if call[0] == "push"]
-    assert [name for name in pushed if name in ("binning", "blending")] == (
-        ["binning", "blending"] if stage_by_stage else []
-    )
-    assert len(pushed) == ranges.count(("pop",))  # each range closed
+    stages = ranges[ranges.index(("push", "binning")) :] if stage_by_stage else ranges
+    assert stages[:4] == ([("push", "binning"), ("pop",), ("push", "blending"), ("pop",)] if stage_by_stage else [])
+    assert renderer.timer._switched == {"blending": "binning"}
     times = renderer.stage_times_ms()
     events = renderer.timer._events
     span = cupy.cuda.get_elapsed_time(events["binning"][0], events["blending"][1])
     assert times["binning"] > 0 and times["blending"] > 0
     assert times["binning"] + times["blending"] == pytest.approx(span, abs=1e-3)
+
+
+def test_a_blend_that_fails_after_the_switch_leaves_later_captures_working(monkeypatch, reference_frame):
+    """A blend launch that fails after the binning's stop was recorded beside the stream, in a
+    capture and in a frame launched stage by stage: a later capture still succeeds (it must not
+    wait, inside the capture, for a join recorded outside it)."""
+    import cupy
+
+    from render.circles.tile_warp import TileWarp
+
+    def fail(*arguments):
+        raise cupy.cuda.driver.CUDADriverError(1)  # CUDA_ERROR_INVALID_VALUE
+
+    renderer = CudaRenderer(CIRCLE_VARIANTS.parse("tile-warp"))
+    with monkeypatch.context() as patch:
+        patch.setattr(TileWarp, "blend", fail)
+        renderer.load(build_scene("rand10k"), 256, 256)
+        assert renderer._frames is None  # the capture failed after the switch
+        with pytest.raises(cupy.cuda.driver.CUDADriverError):
+            render_frame(renderer, 0)  # and so did a frame launched stage by stage
+    renderer.load(build_scene("rand10k"), 256, 256)
+    assert renderer._frames is not None  # captured
+    renderer.poison()
+    assert compare_images(reference_frame("rand10k", 256), render_frame(renderer, 0)).passed
 
 
 def test_a_frame_without_binning_reads_no_binning_time():
