@@ -58,14 +58,16 @@ class StageTimer:
             stream.wait_event(self._join)
             self._joined = True
 
-    def _record(self, event, stream=None) -> None:
-        if stream is None:
-            stream = self._cupy.cuda.get_current_stream()
-        self._rejoin(stream)
+    def _record_on(self, event, stream) -> None:
         if self._capturing:
             record_event_node(event, stream)
         else:
             event.record(stream)
+
+    def _record(self, event) -> None:
+        stream = self._cupy.cuda.get_current_stream()
+        self._rejoin(stream)
+        self._record_on(event, stream)
 
     def start(self, stage: str) -> None:
         self._idle.discard(stage)
@@ -86,11 +88,11 @@ class StageTimer:
         launches before it only. In a captured graph an event node between two kernels delays the
         second by microseconds (docs/performance.md, "Stage events beside the frame's path")."""
         stream = self._cupy.cuda.get_current_stream()
+        self._rejoin(stream)
         self._fork.record(stream)
         self._beside.wait_event(self._fork)
-        self._joined = True  # the stream's own join is made at its next record
-        self._record(self._events[stopping][1], self._beside)
-        self._joined = False
+        self._record_on(self._events[stopping][1], self._beside)
+        self._joined = False  # the stream waits for it at its next record
         if not self._capturing:
             nvtx.pop()
             nvtx.push(starting)
