@@ -4,6 +4,7 @@ under its bar; Ctrl-C (to the whole process group, as a terminal sends it) or SI
 of a long CPU reference render (circles in worker processes, spheres in the main thread) exits
 within a second or two of the signal, with no file and no traceback."""
 
+import contextlib
 import fcntl
 import io
 import os
@@ -29,11 +30,31 @@ def _start_on_a_terminal(command: list[str]) -> tuple[subprocess.Popen, int]:
     of its own; returns the process and the pty's leader end."""
     leader, follower = os.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    # A Python process that gets SIGABRT then prints every thread's stack (``_stacks``).
+    environment = {**os.environ, "PYTHONFAULTHANDLER": "1"}
     process = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower, start_new_session=True
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        start_new_session=True,
+        env=environment,
     )
     os.close(follower)
     return process, leader
+
+
+def _stacks(process: subprocess.Popen, leader: int) -> bytes:
+    """Where every process of ``process``'s session stands (the command, its forkserver, its
+    workers): their states, then each one's Python stacks, which SIGABRT makes it print on the
+    terminal. For a command that did not show what it should have in time."""
+    listing = subprocess.run(
+        ["ps", "-o", "pid,stat,wchan:32,cmd", "-s", str(process.pid)], capture_output=True, text=True
+    ).stdout
+    for line in listing.splitlines()[1:]:
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(line.split()[0]), signal.SIGABRT)
+    return f"\n--- the session's processes ---\n{listing}".encode() + _read(leader, None, timeout=5)
 
 
 def _read(leader: int, until: bytes | None, timeout: float) -> bytes:
@@ -75,7 +96,9 @@ def test_a_long_cpu_render_shows_a_bar_and_a_signal_stops_it_at_once(
     process, leader = _start_on_a_terminal([*main_command, *args, "--out", str(tmp_path / "r.png")])
     try:
         shown = _read(leader, b"%|", timeout=60)
-        assert f"{description}: ".encode() in shown and b"%|" in shown, shown
+        if b"%|" not in shown:
+            shown += _stacks(process, leader)
+        assert f"{description}: ".encode() in shown and b"%|" in shown, shown.decode(errors="replace")
         sent = time.monotonic()
         (os.killpg if group else os.kill)(process.pid, number)
         code = process.wait(30)
@@ -83,7 +106,7 @@ def test_a_long_cpu_render_shows_a_bar_and_a_signal_stops_it_at_once(
         shown += _read(leader, None, timeout=10)
     finally:
         if process.poll() is None:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)  # its forkserver and workers too
             process.wait()
         os.close(leader)
     text = shown.decode()
