@@ -8,16 +8,23 @@ forked child must not inherit), so scripts that render need the usual ``if __nam
 the command stops them through a flag they read between circles. However a frame ends (done,
 stopped, failed, a worker killed), its workers are gone when ``render_bands`` returns: those still
 there END_SECONDS after the flag are killed, so the command never waits on one for ever.
+
+The scene's arrays reach the workers through shared memory (``SharedScene``), copied there once a
+frame: a worker's start carries only their handle, so it does not pickle and pipe the whole scene
+(about 40 MB at a million circles) once a worker, and the workers hold no copies of their own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import mmap
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable
-from multiprocessing import connection, forkserver, resource_tracker
+from multiprocessing import connection, forkserver, reduction, resource_tracker
 from typing import Any
 
 import numpy as np
@@ -31,6 +38,76 @@ END_SECONDS = 2.0
 
 # blend(scene, planes, row0, full_height): the circles blended into one band (``reference.blend_rows``).
 Blend = Callable[[CircleScene, np.ndarray, int, int], None]
+
+
+# A shared scene's bytes a circle: float32 position (3), color (3) and radius.
+SHARED_BYTES_PER_CIRCLE = 7 * 4
+
+
+def _scene_bytes(count: int) -> int:
+    """The bytes of a shared scene of ``count`` circles (a map is never empty)."""
+    return max(1, SHARED_BYTES_PER_CIRCLE * count)
+
+
+def _arrays(pages, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A shared scene's position (N, 3), color (N, 3) and radius (N,), float32 views of ``pages``."""
+    flat = np.frombuffer(pages, np.float32)
+    return (
+        flat[: 3 * count].reshape(count, 3),
+        flat[3 * count : 6 * count].reshape(count, 3),
+        flat[6 * count : 7 * count],
+    )
+
+
+class SharedScene:
+    """A scene for the workers: its arrays in memory they share, the rest as it is.
+
+    The arrays, float32 [position (N, 3), color (N, 3), radius (N,)], lie in an anonymous
+    memory file (``memfd_create``) whose pages are taken when it is made (``posix_fallocate``), so
+    that a host out of memory is a MemoryError here rather than a SIGBUS at a later write. Pickled
+    into a worker's start, it passes the file's descriptor, and the worker maps the same pages.
+    """
+
+    _NAMES = ("name", "shading", "background", "animation")
+
+    def __init__(self, scene: CircleScene) -> None:
+        """``scene``'s arrays copied into a new shared file."""
+        self.count = count = scene.count
+        self.fields = {name: getattr(scene, name) for name in self._NAMES}
+        self.fd = os.memfd_create("rasterlab-scene", os.MFD_CLOEXEC)
+        try:
+            size = _scene_bytes(count)
+            try:
+                os.posix_fallocate(self.fd, 0, size)
+            except OSError as error:
+                if error.errno in (errno.ENOSPC, errno.ENOMEM):
+                    raise MemoryError from None
+                raise
+            self._map = mmap.mmap(self.fd, size)
+        except BaseException:
+            os.close(self.fd)
+            raise
+        position, color, radius = _arrays(self._map, count)
+        position[...], color[...], radius[...] = scene.position, scene.color, scene.radius
+        del position, color, radius  # the map closes only once no array is over it
+
+    def __reduce__(self):
+        return _mapped_scene, (reduction.DupFd(self.fd), self.count, self.fields)
+
+    def close(self) -> None:
+        """Unmap the file and close it here (a worker keeps its own map until it exits)."""
+        self._map.close()
+        os.close(self.fd)
+
+
+def _mapped_scene(fd, count: int, fields: dict[str, Any]) -> CircleScene:
+    """In a worker: the scene over the shared file's pages (``fd``: its DupFd), read-only; with no
+    velocity to advance (a zero-stride view of (N, 3) zeros), as the bands never move it."""
+    with open(fd.detach(), "rb", buffering=0) as file:
+        pages = mmap.mmap(file.fileno(), _scene_bytes(count), prot=mmap.PROT_READ)
+    position, color, radius = _arrays(pages, count)
+    still = np.broadcast_to(np.float32(0), (count, 3))
+    return CircleScene(position=position, velocity=still, color=color, radius=radius, **fields)
 
 
 class _Abandoned(Exception):
@@ -77,7 +154,8 @@ def _render_band(blend: Blend, scene: CircleScene, job: tuple, stop, done) -> np
 
 def _serve(pipe, blend: Blend, scene: CircleScene, stop, done) -> None:
     """A worker process: renders each band that comes through ``pipe`` and sends it back, until the
-    command closes the pipe or gives the frame up."""
+    command closes the pipe or gives the frame up; ``scene`` arrives over shared pages
+    (``SharedScene``)."""
     # The preload did this already, unless another part of the process started the forkserver first.
     for number in stops.SIGNALS:
         signal.signal(number, signal.SIG_IGN)
@@ -89,9 +167,9 @@ def _serve(pipe, blend: Blend, scene: CircleScene, stop, done) -> None:
 class _Worker:
     """One worker process and the command's end of its pipe."""
 
-    def __init__(self, context, blend: Blend, scene: CircleScene, stop, done) -> None:
+    def __init__(self, context, blend: Blend, shared: SharedScene, stop, done) -> None:
         self.pipe, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, blend, scene, stop, done))
+        self.process = context.Process(target=_serve, args=(theirs, blend, shared, stop, done))
         try:
             self.process.start()
         except (OSError, EOFError) as error:
@@ -178,14 +256,16 @@ def render_bands(
     counter = progress.counter()
     if counter is not None:
         counter.start(len(rows), workers)
+    shared = SharedScene(scene)
     crew: list[_Worker] = []
     try:
         with stops.uncut():  # a worker started but not yet in the crew would be ended by no one
             for _ in range(min(workers, len(rows))):
-                crew.append(_Worker(context, blend, scene, stop, done))
+                crew.append(_Worker(context, blend, shared, stop, done))
         _share(crew, planes, rows, done)
     finally:
         stop.value = 1  # the workers drop their bands: none has one left once the frame is done
         _end(crew)
+        shared.close()
     if counter is not None:
         counter.reach(len(rows), 1.0)

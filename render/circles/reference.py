@@ -98,20 +98,23 @@ def blend_rows(scene: CircleScene, planes: np.ndarray, row0: int, full_height: i
     tick(len(visible))
 
 
-# What a worker process holds for a frame of N circles: its own copy of the scene (40 bytes a circle)
-# and blend_rows' arrays over every circle (pixel boxes, squared radii, premultiplied colors, the
-# visible ones' copies): 1.0 to 1.08 GB measured per worker at 10^7 circles.
-WORKER_BYTES_PER_CIRCLE = 110
+# What a worker process holds for a frame of N circles: blend_rows' arrays over every circle (pixel
+# boxes, squared radii, premultiplied colors, the visible ones' copies), 0.61-0.66 GB measured per
+# worker at 10^7 circles. The scene's arrays it maps are one copy shared by every worker
+# (band_pool.SHARED_BYTES_PER_CIRCLE), made for the frame.
+WORKER_BYTES_PER_CIRCLE = 72
 
 
 def worker_count(circles: int, workers: int | None = None) -> int:
     """The worker processes of a frame of ``circles``: ``workers``, else one per core (at most 16),
-    and no more than the host memory available can hold (10^8 circles take about 11 GB each)."""
+    and no more than the host memory available can hold beside the scene's shared copy (10^8
+    circles take about 7 GB each, and 2.8 GB shared)."""
     wanted = workers or min(os.cpu_count() or 1, 16)
     available = memory_left.available_host_bytes()
     if available is None or circles == 0:
         return wanted
-    return max(1, min(wanted, available // (WORKER_BYTES_PER_CIRCLE * circles)))
+    room = available - band_pool.SHARED_BYTES_PER_CIRCLE * circles
+    return max(1, min(wanted, room // (WORKER_BYTES_PER_CIRCLE * circles)))
 
 
 def worker_bands(scene: CircleScene, height: int, workers: int) -> list[tuple[int, int]]:

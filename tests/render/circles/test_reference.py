@@ -5,8 +5,10 @@ the edge scenes, in bands too, and given up between its runs, parallel bands equ
 pass, worker processes (and their forkserver) that ignore Ctrl-C, SIGTERM and SIGHUP from their
 start, and a frame that ends its workers whatever state they are in."""
 
+import errno
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -15,12 +17,12 @@ import time
 import numpy as np
 import pytest
 
-from render.circles import flat_blend
-from render.circles.band_pool import END_SECONDS
+from render.circles import band_pool, flat_blend
+from render.circles.band_pool import END_SECONDS, SharedScene
 from render.circles.reference import ReferenceRenderer, blend_rows, clear_image, render_reference
 from render.circles.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
 from render.core import progress
-from render.core.renderer import RendererUnavailable, render_frame
+from render.core.renderer import OutOfHostMemory, RendererUnavailable, render_frame
 from scenes.builtin import SCENE_NAMES, build_scene
 from scenes.model import CircleScene, empty_arrays
 
@@ -161,6 +163,70 @@ def test_parallel_bands_equal_serial(name):
     render_reference(scene, serial, workers=1)
     render_reference(scene, parallel, workers=2)
     assert np.array_equal(serial, parallel)
+
+
+class _Start:
+    """What a forkserver start pickles a worker's arguments through: descriptors go beside the
+    pickle, by number (``multiprocessing.reduction.DupFd``)."""
+
+    def __init__(self):
+        self.fds = []
+
+    def duplicate_for_child(self, fd):
+        return fd
+
+    def DupFd(self, fd):  # noqa: N802 (multiprocessing's name)
+        self.fds.append(fd)
+        return _Passed(fd)
+
+
+class _Passed:
+    """A descriptor as a worker receives it: its own duplicate."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def detach(self):
+        return os.dup(self.fd)
+
+
+def test_a_worker_start_carries_the_scene_as_a_descriptor_and_the_worker_maps_its_arrays(monkeypatch):
+    # Before, each worker's start pickled the whole scene (40 bytes a circle) and piped it, and each
+    # worker held a copy of its own.
+    scene = build_scene("snowsingle")
+    shared = SharedScene(scene)
+    try:
+        start = _Start()
+        multiprocessing.context.set_spawning_popen(start)
+        try:
+            pickled = pickle.dumps(shared)
+        finally:
+            multiprocessing.context.set_spawning_popen(None)
+        assert len(pickled) < 1000 < scene.radius.nbytes
+        assert start.fds == [shared.fd]
+        mapped = pickle.loads(pickled)
+        for name in ("position", "color", "radius"):
+            array = getattr(mapped, name)
+            assert array.dtype == np.float32 and np.array_equal(array, getattr(scene, name)), name
+            assert not array.flags.writeable, name
+        assert mapped.velocity.shape == (scene.count, 3) and not mapped.velocity.any()
+        assert (mapped.name, mapped.shading, mapped.background) == (scene.name, "snowflake", "snow")
+    finally:
+        shared.close()
+
+
+def test_no_room_for_the_shared_scene_is_one_line_about_memory_and_leaves_no_descriptor(monkeypatch):
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(band_pool.os, "posix_fallocate", full)
+    before = sorted(os.listdir("/proc/self/fd"))
+    renderer = ReferenceRenderer(workers=2)
+    renderer.load(build_scene("rand100k"), 64, 64)
+    with pytest.raises(OutOfHostMemory, match=r"^not enough host memory for rendering rand100k at 64x64$"):
+        renderer.render()
+    assert sorted(os.listdir("/proc/self/fd")) == before
+    assert multiprocessing.active_children() == []
 
 
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])

@@ -3,6 +3,7 @@
 import pytest
 
 from render.circles import reference
+from render.circles.band_pool import SHARED_BYTES_PER_CIRCLE
 from render.circles.reference import WORKER_BYTES_PER_CIRCLE, worker_count
 from render.core import memory_left
 
@@ -27,9 +28,11 @@ def test_this_machine_says_how_much_is_left():
     "available, wanted, expected",
     [
         (None, 8, 8),  # the system does not say: as asked
-        (10 * WORKER_BYTES_PER_CIRCLE * 10**6, 8, 8),  # room for 10
-        (3 * WORKER_BYTES_PER_CIRCLE * 10**6 + 5, 8, 3),
+        ((SHARED_BYTES_PER_CIRCLE + 10 * WORKER_BYTES_PER_CIRCLE) * 10**6, 8, 8),  # room for 10
+        ((SHARED_BYTES_PER_CIRCLE + 3 * WORKER_BYTES_PER_CIRCLE) * 10**6 + 5, 8, 3),
+        ((SHARED_BYTES_PER_CIRCLE + 3 * WORKER_BYTES_PER_CIRCLE) * 10**6 - 1, 8, 2),  # the shared copy counts
         (WORKER_BYTES_PER_CIRCLE * 10**6 // 2, 8, 1),  # not even one: one thread, which needs less
+        (SHARED_BYTES_PER_CIRCLE * 10**6 // 2, 8, 1),  # not even the shared copy
     ],
 )
 def test_the_reference_starts_no_more_workers_than_memory_holds(monkeypatch, available, wanted, expected):
