@@ -4,7 +4,8 @@ Each worker is a process with a pipe of its own: the command hands it one band a
 the band back, so the workers share no queue and none can wait on a lock that a dead one held. The
 workers start from a forkserver (not fork: the caller may run CUDA or OpenGL threads, which a
 forked child must not inherit), so scripts that render need the usual ``if __name__ ==
-"__main__":`` guard. They ignore the stops sent to the whole process group (``worker_preload``);
+"__main__":`` guard; a frame rendered at a script's top level outside one is refused before any
+worker starts (``main_guard``). They ignore the stops sent to the whole process group (``worker_preload``);
 the command stops them through a flag they read between circles. However a frame ends (done,
 stopped, failed, a worker killed), its workers are gone when ``render_bands`` returns: those still
 there END_SECONDS after the flag are killed, so the command never waits on one for ever.
@@ -29,9 +30,16 @@ from typing import Any
 
 import numpy as np
 
+from render.circles import main_guard
 from render.core import progress, stops
 from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
+
+# Why a script that renders at its top level is refused (main_guard).
+UNGUARDED = (
+    "a CPU frame renders at the top level of the script, which each of its worker processes runs again"
+    ' as it starts: put it under `if __name__ == "__main__":`'
+)
 
 # A worker reads the flag at least every REPORT_SECONDS; this leaves room for a loaded machine.
 END_SECONDS = 2.0
@@ -116,6 +124,10 @@ class _Abandoned(Exception):
 
 def worker_context() -> multiprocessing.context.ForkServerContext:
     """How the worker processes start: from a forkserver that preloads ``worker_preload``."""
+    # A worker loading a script whose top level renders, which the command did not refuse
+    # (``render_bands``: its source unreadable), ends here rather than start workers of its own.
+    if main_guard.starting():
+        raise SystemExit(f"error: {UNGUARDED}")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["__main__", "render.circles.worker_preload"])  # a no-op once it runs
     # Started with the stops blocked, the forkserver and multiprocessing's resource tracker begin
@@ -251,6 +263,8 @@ def render_bands(
 ) -> None:
     """Render the bands ``rows`` (rows [a, b)) of ``planes``, float32 (4, H, W), in place, in
     ``workers`` processes."""
+    if (where := main_guard.unguarded()) is not None:
+        raise RendererUnavailable(f"{where}: {UNGUARDED}")
     context = worker_context()
     stop, done = context.RawValue("b", 0), context.RawArray("d", len(rows))
     counter = progress.counter()

@@ -5,7 +5,7 @@ coverage with the inclusive float32 test and blends the covered pixels "over" th
 independent, so large scenes are split into horizontal bands rendered by worker processes
 (``band_pool``); each band still blends its circles strictly in index order, so the result does not
 depend on the split. The workers start from a forkserver, so scripts that call this need the usual
-``if __name__ == "__main__":`` guard.
+``if __name__ == "__main__":`` guard (a frame rendered outside one is refused: ``main_guard``).
 
 Progress goes to ``render.core.progress``'s listener. A frame given up while its bands render (an
 exception in the caller's thread: Ctrl-C, SIGTERM, a listener that raises, a failed band) stops the
