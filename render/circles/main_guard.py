@@ -27,12 +27,15 @@ def starting() -> bool:
 def unguarded() -> str | None:
     """ "PATH:LINE" of the statement at the top level of the command's script that the caller runs
     under, when it lies outside an ``if __name__ == "__main__":`` block; None when it lies inside
-    one, or there is no script file (an interactive session, ``python -c``) or its source cannot
-    be read."""
+    one, or there is no script file (an interactive session, ``python -c``), or its source cannot
+    be read, or the script is a package's ``__main__``, which the workers do not load."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     if main is None or not isinstance(path, str):
         return None
+    name = getattr(getattr(main, "__spec__", None), "name", "")
+    if name == "__main__" or name.endswith(".__main__"):
+        return None  # a package's __main__ (python -m PACKAGE): multiprocessing does not load it again
     frame = inspect.currentframe()
     while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
         frame = frame.f_back

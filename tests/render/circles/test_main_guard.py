@@ -70,6 +70,17 @@ def test_a_guarded_script_renders(tmp_path, run_own_group, repo_root, test):
     assert (result.returncode, result.stdout, result.stderr) == (0, "rendered\n", "")
 
 
+def test_a_packages_main_renders_at_its_top_level(tmp_path, run_own_group, repo_root):
+    # python -m PACKAGE: multiprocessing does not load a package's __main__ again in its workers.
+    package = tmp_path / "tool"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(_RENDER + "\nframe()\n")
+    environment = {**os.environ, "PYTHONPATH": f"{repo_root}{os.pathsep}{tmp_path}"}
+    result = run_own_group([sys.executable, "-m", "tool"], timeout=120, env=environment, cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "rendered\n", "")
+
+
 def test_a_process_loading_its_parents_script_that_would_start_workers_ends_in_one_line(run_own_group, repo_root):
     start = "import multiprocessing; multiprocessing.current_process()._inheriting = True\n"
     start += "from render.circles import band_pool; band_pool.worker_context()"
