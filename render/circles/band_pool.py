@@ -59,12 +59,21 @@ def _scene_bytes(count: int) -> int:
 
 def _arrays(pages, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A shared scene's position (N, 3), color (N, 3) and radius (N,), float32 views of ``pages``."""
-    flat = np.frombuffer(pages, np.float32)
+    flat = np.frombuffer(pages, np.float32, count=7 * count)
     return (
         flat[: 3 * count].reshape(count, 3),
         flat[3 * count : 6 * count].reshape(count, 3),
-        flat[6 * count : 7 * count],
+        flat[6 * count :],
     )
+
+
+def _unshareable(error: OSError) -> Exception:
+    """What a failure to make or map a shared scene is to the caller: MemoryError where memory ran
+    out, else RendererUnavailable naming the cause (not an OSError, which the command would take
+    for a failed write)."""
+    if error.errno in (errno.ENOMEM, errno.ENOSPC):
+        return MemoryError()
+    return RendererUnavailable(f"cannot share the scene with the CPU worker processes: {error.strerror or error}")
 
 
 class SharedScene:
@@ -73,34 +82,45 @@ class SharedScene:
     The arrays, float32 [position (N, 3), color (N, 3), radius (N,)], lie in an anonymous
     memory file (``memfd_create``) whose pages are taken when it is made (``posix_fallocate``), so
     that a host out of memory is a MemoryError here rather than a SIGBUS at a later write. Pickled
-    into a worker's start, it passes the file's descriptor, and the worker maps the same pages.
+    into a worker's start, it passes the file's descriptor (``SceneHandle``), and the worker maps
+    the same pages.
     """
 
     _NAMES = ("name", "shading", "background", "animation")
 
     def __init__(self, scene: CircleScene) -> None:
-        """``scene``'s arrays copied into a new shared file."""
-        self.count = count = scene.count
+        """``scene``'s arrays copied into a new shared file; whatever stops the copy, the file is
+        closed again."""
+        self.count = scene.count
         self.fields = {name: getattr(scene, name) for name in self._NAMES}
-        self.fd = os.memfd_create("rasterlab-scene", os.MFD_CLOEXEC)
         try:
-            size = _scene_bytes(count)
+            self.fd = os.memfd_create("rasterlab-scene", os.MFD_CLOEXEC)
+        except OSError as error:
+            raise _unshareable(error) from None
+        try:
             try:
-                os.posix_fallocate(self.fd, 0, size)
+                os.posix_fallocate(self.fd, 0, _scene_bytes(self.count))
+                self._map = mmap.mmap(self.fd, _scene_bytes(self.count))
             except OSError as error:
-                if error.errno in (errno.ENOSPC, errno.ENOMEM):
-                    raise MemoryError from None
+                raise _unshareable(error) from None
+            try:
+                self._fill(scene)
+            except BaseException:
+                self._map.close()
                 raise
-            self._map = mmap.mmap(self.fd, size)
         except BaseException:
             os.close(self.fd)
             raise
-        position, color, radius = _arrays(self._map, count)
-        position[...], color[...], radius[...] = scene.position, scene.color, scene.radius
-        del position, color, radius  # the map closes only once no array is over it
+
+    def _fill(self, scene: CircleScene) -> None:
+        position, color, radius = _arrays(self._map, self.count)
+        try:
+            position[...], color[...], radius[...] = scene.position, scene.color, scene.radius
+        finally:
+            del position, color, radius  # the map closes only once no array is over it
 
     def __reduce__(self):
-        return _mapped_scene, (reduction.DupFd(self.fd), self.count, self.fields)
+        return SceneHandle, (reduction.DupFd(self.fd), self.count, self.fields)
 
     def close(self) -> None:
         """Unmap the file and close it here (a worker keeps its own map until it exits)."""
@@ -108,14 +128,24 @@ class SharedScene:
         os.close(self.fd)
 
 
-def _mapped_scene(fd, count: int, fields: dict[str, Any]) -> CircleScene:
-    """In a worker: the scene over the shared file's pages (``fd``: its DupFd), read-only; with no
-    velocity to advance (a zero-stride view of (N, 3) zeros), as the bands never move it."""
-    with open(fd.detach(), "rb", buffering=0) as file:
-        pages = mmap.mmap(file.fileno(), _scene_bytes(count), prot=mmap.PROT_READ)
-    position, color, radius = _arrays(pages, count)
-    still = np.broadcast_to(np.float32(0), (count, 3))
-    return CircleScene(position=position, velocity=still, color=color, radius=radius, **fields)
+class SceneHandle:
+    """A shared scene as a worker receives it: the file's descriptor (a ``DupFd``), until mapped."""
+
+    def __init__(self, fd, count: int, fields: dict[str, Any]) -> None:
+        self.fd, self.count, self.fields = fd, count, fields
+
+    def scene(self) -> CircleScene:
+        """The scene over the shared file's pages, read-only; with no velocity to advance (a
+        zero-stride view of (N, 3) zeros), as the bands never move it. RendererUnavailable where
+        the pages cannot be mapped."""
+        try:
+            with open(self.fd.detach(), "rb", buffering=0) as file:
+                pages = mmap.mmap(file.fileno(), _scene_bytes(self.count), prot=mmap.PROT_READ)
+        except OSError as error:
+            raise RendererUnavailable(f"a CPU worker process cannot map the scene: {error.strerror or error}") from None
+        position, color, radius = _arrays(pages, self.count)
+        still = np.broadcast_to(np.float32(0), (self.count, 3))
+        return CircleScene(position=position, velocity=still, color=color, radius=radius, **self.fields)
 
 
 class _Abandoned(Exception):
@@ -164,14 +194,25 @@ def _render_band(blend: Blend, scene: CircleScene, job: tuple, stop, done) -> np
     return planes
 
 
-def _serve(pipe, blend: Blend, scene: CircleScene, stop, done) -> None:
-    """A worker process: renders each band that comes through ``pipe`` and sends it back, until the
-    command closes the pipe or gives the frame up; ``scene`` arrives over shared pages
-    (``SharedScene``)."""
+def _serve(pipe, blend: Blend, shared: SceneHandle, stop, done) -> None:
+    """A worker process: ignores the stops sent to the process group, then serves its bands."""
     # The preload did this already, unless another part of the process started the forkserver first.
     for number in stops.SIGNALS:
         signal.signal(number, signal.SIG_IGN)
+    serve_bands(pipe, blend, shared, stop, done)
+
+
+def serve_bands(pipe, blend: Blend, shared: SceneHandle, stop, done) -> None:
+    """Renders each band that comes through ``pipe`` and sends it back, until the command closes
+    the pipe or gives the frame up. Where the scene cannot be mapped, sends back the error for each
+    band instead, which ends the frame with it."""
     with contextlib.suppress(EOFError, OSError, _Abandoned):
+        try:
+            scene = shared.scene()
+        except RendererUnavailable as error:
+            while True:
+                pipe.recv()
+                pipe.send(error)
         while True:
             pipe.send(_render_band(blend, scene, pipe.recv(), stop, done))
 
@@ -279,7 +320,9 @@ def render_bands(
         _share(crew, planes, rows, done)
     finally:
         stop.value = 1  # the workers drop their bands: none has one left once the frame is done
-        _end(crew)
-        shared.close()
+        try:
+            _end(crew)
+        finally:
+            shared.close()
     if counter is not None:
         counter.reach(len(rows), 1.0)

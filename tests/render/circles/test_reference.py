@@ -5,6 +5,7 @@ the edge scenes, in bands too, and given up between its runs, parallel bands equ
 pass, worker processes (and their forkserver) that ignore Ctrl-C, SIGTERM and SIGHUP from their
 start, and a frame that ends its workers whatever state they are in."""
 
+import contextlib
 import errno
 import multiprocessing
 import os
@@ -204,7 +205,7 @@ def test_a_worker_start_carries_the_scene_as_a_descriptor_and_the_worker_maps_it
             multiprocessing.context.set_spawning_popen(None)
         assert len(pickled) < 1000 < scene.radius.nbytes
         assert start.fds == [shared.fd]
-        mapped = pickle.loads(pickled)
+        mapped = pickle.loads(pickled).scene()
         for name in ("position", "color", "radius"):
             array = getattr(mapped, name)
             assert array.dtype == np.float32 and np.array_equal(array, getattr(scene, name)), name
@@ -215,18 +216,76 @@ def test_a_worker_start_carries_the_scene_as_a_descriptor_and_the_worker_maps_it
         shared.close()
 
 
-def test_no_room_for_the_shared_scene_is_one_line_about_memory_and_leaves_no_descriptor(monkeypatch):
-    def full(fd, offset, length):
-        raise OSError(errno.ENOSPC, "No space left on device")
+def _shared_scene_files():
+    """This process's descriptors of shared scenes (other descriptors come and go with the
+    forkserver, which a first frame starts)."""
+    links = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            links.append(os.readlink(f"/proc/self/fd/{fd}"))
+    return [link for link in links if "rasterlab-scene" in link]
 
-    monkeypatch.setattr(band_pool.os, "posix_fallocate", full)
-    before = sorted(os.listdir("/proc/self/fd"))
+
+def _fails(number):
+    def fail(*args, **options):
+        raise OSError(number, os.strerror(number))
+
+    return fail
+
+
+_NO_MEMORY = (OutOfHostMemory, r"^not enough host memory for rendering rand100k at 64x64$")
+_UNSHARED = "^cannot share the scene with the CPU worker processes: "
+
+
+@pytest.mark.parametrize(
+    "call, number, expected",
+    [
+        ("posix_fallocate", errno.ENOSPC, _NO_MEMORY),
+        ("mmap", errno.ENOMEM, _NO_MEMORY),
+        ("memfd_create", errno.EMFILE, (RendererUnavailable, _UNSHARED + "Too many open files$")),
+        ("mmap", errno.EACCES, (RendererUnavailable, _UNSHARED + "Permission denied$")),
+    ],
+)
+def test_a_shared_scene_that_cannot_be_made_is_one_line_and_leaves_no_descriptor(monkeypatch, call, number, expected):
+    # Before, a failed map or memfd reached the command as an OSError, which it took for a failed
+    # write to standard output.
+    module = band_pool.mmap if call == "mmap" else band_pool.os
+    monkeypatch.setattr(module, call, _fails(number))
     renderer = ReferenceRenderer(workers=2)
     renderer.load(build_scene("rand100k"), 64, 64)
-    with pytest.raises(OutOfHostMemory, match=r"^not enough host memory for rendering rand100k at 64x64$"):
+    with pytest.raises(expected[0], match=expected[1]):
         renderer.render()
-    assert sorted(os.listdir("/proc/self/fd")) == before
+    assert _shared_scene_files() == []
     assert multiprocessing.active_children() == []
+
+
+def test_a_copy_into_the_shared_scene_that_fails_leaves_no_descriptor():
+    scene = build_scene("rand10k")
+    scene.position = np.zeros((scene.count + 1, 3), np.float32)  # not the scene's shape
+    with pytest.raises(ValueError):
+        SharedScene(scene)
+    assert _shared_scene_files() == []
+
+
+def test_a_worker_that_cannot_map_the_scene_answers_each_band_with_the_error():
+    class _Closed:
+        def detach(self):
+            return os.open("/dev/null", os.O_WRONLY)  # mapped for reading: EACCES
+
+    ours, theirs = multiprocessing.Pipe()
+    answers = []
+
+    def command():
+        ours.send("a band")
+        answers.append(ours.recv())
+        ours.close()
+
+    thread = threading.Thread(target=command)
+    thread.start()
+    band_pool.serve_bands(theirs, blend_rows, band_pool.SceneHandle(_Closed(), 10, {}), None, None)
+    thread.join()
+    assert [type(answer) for answer in answers] == [RendererUnavailable]
+    assert str(answers[0]).startswith("a CPU worker process cannot map the scene: ")
 
 
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
