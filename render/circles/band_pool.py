@@ -48,8 +48,9 @@ END_SECONDS = 2.0
 Blend = Callable[[CircleScene, np.ndarray, int, int], None]
 
 
-# A shared scene's bytes a circle: float32 position (3), color (3) and radius.
-SHARED_BYTES_PER_CIRCLE = 7 * 4
+# A shared scene's float32 values a circle: position (3), color (3) and radius.
+_FLOATS_PER_CIRCLE = 7
+SHARED_BYTES_PER_CIRCLE = 4 * _FLOATS_PER_CIRCLE
 
 
 def _scene_bytes(count: int) -> int:
@@ -59,7 +60,7 @@ def _scene_bytes(count: int) -> int:
 
 def _arrays(pages, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A shared scene's position (N, 3), color (N, 3) and radius (N,), float32 views of ``pages``."""
-    flat = np.frombuffer(pages, np.float32, count=7 * count)
+    flat = np.frombuffer(pages, np.float32, count=_FLOATS_PER_CIRCLE * count)
     return (
         flat[: 3 * count].reshape(count, 3),
         flat[3 * count : 6 * count].reshape(count, 3),

@@ -25,10 +25,10 @@ def starting() -> bool:
 
 
 def unguarded() -> str | None:
-    """ "PATH:LINE" of the statement at the top level of the command's script that the caller runs
-    under, when it lies outside an ``if __name__ == "__main__":`` block; None when it lies inside
-    one, or there is no script file (an interactive session, ``python -c``), or its source cannot
-    be read, or the script is a package's ``__main__``, which the workers do not load."""
+    """Where the caller runs under a statement at the top level of the command's script that lies
+    outside an ``if __name__ == "__main__":`` block, as "PATH:LINE"; None when it lies inside one,
+    or there is no script file (an interactive session, ``python -c``), or its source cannot be
+    read, or the script is a package's ``__main__``, which the workers do not load."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     if main is None or not isinstance(path, str):
