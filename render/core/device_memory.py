@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import Iterator
 
 
@@ -20,6 +21,9 @@ def peak_device_bytes() -> Iterator[Peak]:
     import cupy
 
     pool = cupy.get_default_memory_pool()
+    # Arrays no longer reachable but not yet collected (held in reference cycles) would count in
+    # the starting figure, and a collection inside the block, freeing them, would hide its peak.
+    gc.collect()
     before, peak = pool.used_bytes(), Peak()
 
     def counting(size: int):
