@@ -68,13 +68,18 @@ def _arrays(pages, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+class SceneNotShared(RendererUnavailable):
+    """The host cannot share the scene's memory with worker processes (no memfd, no descriptors
+    left, a map refused): the caller may render the frame in one thread instead."""
+
+
 def _unshareable(error: OSError) -> Exception:
     """What a failure to make or map a shared scene is to the caller: MemoryError where memory ran
-    out, else RendererUnavailable naming the cause (not an OSError, which the command would take
-    for a failed write)."""
+    out, else SceneNotShared naming the cause (not an OSError, which the command would take for a
+    failed write)."""
     if error.errno in (errno.ENOMEM, errno.ENOSPC):
         return MemoryError()
-    return RendererUnavailable(f"cannot share the scene with the CPU worker processes: {error.strerror or error}")
+    return SceneNotShared(f"cannot share the scene with the CPU worker processes: {error.strerror or error}")
 
 
 class SharedScene:
@@ -304,26 +309,27 @@ def render_bands(
     blend: Blend, scene: CircleScene, planes: np.ndarray, rows: list[tuple[int, int]], workers: int
 ) -> None:
     """Render the bands ``rows`` (rows [a, b)) of ``planes``, float32 (4, H, W), in place, in
-    ``workers`` processes."""
+    ``workers`` processes. SceneNotShared (``planes`` untouched) where the scene cannot be shared
+    with them."""
     if (where := main_guard.unguarded()) is not None:
         raise RendererUnavailable(f"{where}: {UNGUARDED}")
-    context = worker_context()
-    stop, done = context.RawValue("b", 0), context.RawArray("d", len(rows))
-    counter = progress.counter()
-    if counter is not None:
-        counter.start(len(rows), workers)
-    shared = SharedScene(scene)
-    crew: list[_Worker] = []
+    shared = SharedScene(scene)  # first: where it cannot be made, nothing else has started
     try:
-        with stops.uncut():  # a worker started but not yet in the crew would be ended by no one
-            for _ in range(min(workers, len(rows))):
-                crew.append(_Worker(context, blend, shared, stop, done))
-        _share(crew, planes, rows, done)
-    finally:
-        stop.value = 1  # the workers drop their bands: none has one left once the frame is done
+        context = worker_context()
+        stop, done = context.RawValue("b", 0), context.RawArray("d", len(rows))
+        counter = progress.counter()
+        if counter is not None:
+            counter.start(len(rows), workers)
+        crew: list[_Worker] = []
         try:
-            _end(crew)
+            with stops.uncut():  # a worker started but not yet in the crew would be ended by no one
+                for _ in range(min(workers, len(rows))):
+                    crew.append(_Worker(context, blend, shared, stop, done))
+            _share(crew, planes, rows, done)
         finally:
-            shared.close()
+            stop.value = 1  # the workers drop their bands: none has one left once the frame is done
+            _end(crew)
+    finally:
+        shared.close()
     if counter is not None:
         counter.reach(len(rows), 1.0)

@@ -128,7 +128,8 @@ def worker_bands(scene: CircleScene, height: int, workers: int) -> list[tuple[in
 
 
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
-    """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays."""
+    """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays (in
+    one thread where the host cannot share the scene with worker processes)."""
     height = image.shape[0]
     planes = np.ascontiguousarray(np.moveaxis(image, -1, 0))
     workers = worker_count(scene.count, workers)
@@ -136,7 +137,10 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
     if not rows:
         blend_rows(scene, planes, 0, height)
     else:
-        band_pool.render_bands(blend_rows, scene, planes, rows, workers)
+        try:
+            band_pool.render_bands(blend_rows, scene, planes, rows, workers)
+        except band_pool.SceneNotShared:
+            blend_rows(scene, planes, 0, height)  # slower, the same pixels
     image[...] = np.moveaxis(planes, 0, -1)
 
 
