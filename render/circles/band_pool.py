@@ -22,6 +22,7 @@ import errno
 import mmap
 import multiprocessing
 import os
+import resource
 import signal
 import time
 from collections.abc import Callable
@@ -51,6 +52,30 @@ Blend = Callable[[CircleScene, np.ndarray, int, int], None]
 # A shared scene's float32 values a circle: position (3), color (3) and radius.
 _FLOATS_PER_CIRCLE = 7
 SHARED_BYTES_PER_CIRCLE = 4 * _FLOATS_PER_CIRCLE
+
+
+# The descriptors a frame's start holds beyond those open before it, measured on CPython 3.11: W
+# workers start where the limit on open descriptors is at least those open + 8 + 3 W, and the last
+# one fails one below it (the forkserver, given a request that ends before its descriptors came,
+# then dies with a traceback). Two more beside, for a thread that opens a file meanwhile.
+DESCRIPTORS_A_WORKER = 3
+DESCRIPTORS_BESIDE = 10
+
+
+def workers_within_descriptors(wanted: int) -> int:
+    """How many of ``wanted`` workers a frame can start within this process's limit on open
+    descriptors (the soft RLIMIT_NOFILE), given those open now: 0 where none can."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    try:
+        open_now = len(os.listdir("/proc/self/fd")) - 1  # less the listing's own
+    except OSError as error:
+        if error.errno == errno.EMFILE:
+            return 0
+        return wanted  # no count to go by: a worker that cannot start is still one line
+    left = soft - open_now - DESCRIPTORS_BESIDE
+    return max(0, min(wanted, left // DESCRIPTORS_A_WORKER))
 
 
 def _scene_bytes(count: int) -> int:

@@ -107,9 +107,10 @@ WORKER_BYTES_PER_CIRCLE = 72
 
 def worker_count(circles: int, workers: int | None = None) -> int:
     """The worker processes of a frame of ``circles``: ``workers``, else one per core (at most 16),
-    and no more than the host memory available can hold beside the scene's shared copy (10^8
-    circles take about 7 GB each, and 2.8 GB shared)."""
-    wanted = workers or min(os.cpu_count() or 1, 16)
+    no more than the process may open descriptors for, and no more than the host memory available
+    can hold beside the scene's shared copy (10^8 circles take about 7 GB each, and 2.8 GB shared).
+    At least 1, which renders the frame in one thread."""
+    wanted = max(1, band_pool.workers_within_descriptors(workers or min(os.cpu_count() or 1, 16)))
     available = memory_left.available_host_bytes()
     if available is None or circles == 0:
         return wanted

@@ -10,6 +10,7 @@ import errno
 import multiprocessing
 import os
 import pickle
+import resource
 import signal
 import sys
 import threading
@@ -18,7 +19,7 @@ import time
 import numpy as np
 import pytest
 
-from render.circles import band_pool, flat_blend
+from render.circles import band_pool, flat_blend, reference
 from render.circles.band_pool import END_SECONDS, SharedScene
 from render.circles.reference import ReferenceRenderer, blend_rows, clear_image, render_reference
 from render.circles.shading import SNOW_RAMP, pixel_bounds, snowflake_rgba
@@ -263,6 +264,39 @@ def test_a_host_that_cannot_share_the_scene_renders_the_frame_in_one_thread(monk
     render_reference(scene, image, workers=2)
     assert np.array_equal(image, serial) and started == []
     assert _shared_scene_files() == []
+
+
+def _limit_descriptors(soft):
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+@pytest.mark.parametrize("soft", [12, 17])
+def test_a_limit_on_open_descriptors_too_low_for_the_workers_renders_with_fewer_or_one_thread(run_main, tmp_path, soft):
+    # Before, a worker's start failed for want of a descriptor: an error line, and at 16-18 on two
+    # cores a traceback too, from the forkserver, which the half-made request had killed.
+    full = tmp_path / "full.png"
+    assert run_main("render", "--scene", "rand100k", "--size", "64", "--backend", "cpu", "--out", full).returncode == 0
+    out = tmp_path / "limited.png"
+    command = ["render", "--scene", "rand100k", "--size", "64", "--backend", "cpu", "--out", out]
+    result = run_main(*command, preexec_fn=_limit_descriptors(soft))
+    assert result.returncode == 0 and "Traceback" not in result.stderr and "error" not in result.stderr, result.stderr
+    assert out.read_bytes() == full.read_bytes()
+
+
+def test_the_workers_a_frame_starts_fit_the_descriptors_left(monkeypatch):
+    def limit(soft):
+        monkeypatch.setattr(band_pool.resource, "getrlimit", lambda _: (soft, resource.RLIM_INFINITY))
+
+    open_now = len(os.listdir("/proc/self/fd")) - 1
+    room_for_4 = open_now + band_pool.DESCRIPTORS_BESIDE + 4 * band_pool.DESCRIPTORS_A_WORKER
+    limit(room_for_4)
+    assert band_pool.workers_within_descriptors(16) == 4 and band_pool.workers_within_descriptors(2) == 2
+    limit(room_for_4 - 1)
+    assert band_pool.workers_within_descriptors(16) == 3
+    limit(open_now)
+    assert band_pool.workers_within_descriptors(16) == 0 and reference.worker_count(10**5, 16) == 1
+    limit(resource.RLIM_INFINITY)
+    assert band_pool.workers_within_descriptors(16) == 16
 
 
 def test_a_copy_into_the_shared_scene_that_fails_leaves_no_descriptor():
