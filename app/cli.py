@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 
@@ -87,6 +88,11 @@ def _run(args: argparse.Namespace) -> int:
         _quiet_teardown()
         return 1
     except OSError as error:
+        if error.errno in (errno.EMFILE, errno.ENFILE) and error.filename is None:
+            # A write never takes a descriptor: something the command opened (a pipe, a library's
+            # process) found none left.
+            note(f"error: no file descriptor left ({error.strerror}): raise the limit on open files (ulimit -n)")
+            return 1
         # Files are written through scenes.safe_write, which names them; an OSError without a file
         # name comes from printing to a closed or full standard output.
         if error.filename is None:

@@ -55,25 +55,41 @@ SHARED_BYTES_PER_CIRCLE = 4 * _FLOATS_PER_CIRCLE
 
 
 # The descriptors a frame's start holds beyond those open before it, measured on CPython 3.11: W
-# workers start where the limit on open descriptors is at least those open + 8 + 3 W, and the last
-# one fails one below it (the forkserver, given a request that ends before its descriptors came,
-# then dies with a traceback). Two more beside, for a thread that opens a file meanwhile.
+# workers start where the limit on open descriptors is at least those open + 9 + 3 W, and the last
+# one fails one below it. Two more beside, for a thread that opens a file meanwhile.
 DESCRIPTORS_A_WORKER = 3
-DESCRIPTORS_BESIDE = 10
+DESCRIPTORS_BESIDE = 9 + 2
+# Where /proc cannot list them, the open descriptors are counted one by one under a limit this low;
+# above it, the frame's few are taken to fit.
+_COUNTED_LIMIT = 4096
+
+
+def _open_descriptors(soft: int) -> int | None:
+    """The descriptors this process has open (under ``soft``, where /proc cannot list them; None
+    where that limit is too high to count under)."""
+    try:
+        return len(os.listdir("/proc/self/fd")) - 1  # less the listing's own
+    except OSError as error:
+        if error.errno == errno.EMFILE:
+            return soft
+    if soft > _COUNTED_LIMIT:
+        return None
+    count = 0
+    for fd in range(soft):  # a descriptor at or above the limit takes no place a new one could
+        try:
+            os.fstat(fd)
+        except OSError:
+            continue
+        count += 1
+    return count
 
 
 def workers_within_descriptors(wanted: int) -> int:
     """How many of ``wanted`` workers a frame can start within this process's limit on open
     descriptors (the soft RLIMIT_NOFILE), given those open now: 0 where none can."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY:
+    if soft == resource.RLIM_INFINITY or (open_now := _open_descriptors(soft)) is None:
         return wanted
-    try:
-        open_now = len(os.listdir("/proc/self/fd")) - 1  # less the listing's own
-    except OSError as error:
-        if error.errno == errno.EMFILE:
-            return 0
-        return wanted  # no count to go by: a worker that cannot start is still one line
     left = soft - open_now - DESCRIPTORS_BESIDE
     return max(0, min(wanted, left // DESCRIPTORS_A_WORKER))
 
@@ -93,18 +109,19 @@ def _arrays(pages, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-class SceneNotShared(RendererUnavailable):
-    """The host cannot share the scene's memory with worker processes (no memfd, no descriptors
-    left, a map refused): the caller may render the frame in one thread instead."""
+class NoWorkers(RendererUnavailable):
+    """The frame's worker processes cannot share its scene's memory (no memfd, no descriptors left,
+    a map refused) or cannot start (no descriptors left, the limit lowered meanwhile, no process
+    left): the caller may render the frame in one thread instead."""
 
 
 def _unshareable(error: OSError) -> Exception:
     """What a failure to make or map a shared scene is to the caller: MemoryError where memory ran
-    out, else SceneNotShared naming the cause (not an OSError, which the command would take for a
+    out, else NoWorkers naming the cause (not an OSError, which the command would take for a
     failed write)."""
     if error.errno in (errno.ENOMEM, errno.ENOSPC):
         return MemoryError()
-    return SceneNotShared(f"cannot share the scene with the CPU worker processes: {error.strerror or error}")
+    return NoWorkers(f"cannot share the scene with the CPU worker processes: {error.strerror or error}")
 
 
 class SharedScene:
@@ -252,12 +269,17 @@ class _Worker:
     """One worker process and the command's end of its pipe."""
 
     def __init__(self, context, blend: Blend, shared: SharedScene, stop, done) -> None:
-        self.pipe, theirs = context.Pipe()
+        try:
+            self.pipe, theirs = context.Pipe()
+        except OSError as error:
+            raise NoWorkers(f"cannot start a CPU worker process: {error}") from None
         self.process = context.Process(target=_serve, args=(theirs, blend, shared, stop, done))
         try:
             self.process.start()
         except (OSError, EOFError) as error:
-            raise RendererUnavailable(f"cannot start a CPU worker process: {error}") from None
+            # EOFError: the forkserver dropped the request, whose descriptors did not all arrive.
+            self.pipe.close()
+            raise NoWorkers(f"cannot start a CPU worker process: {error or 'the forkserver dropped it'}") from None
         finally:
             theirs.close()  # so that the pipe ends when the worker does
 
@@ -334,14 +356,17 @@ def render_bands(
     blend: Blend, scene: CircleScene, planes: np.ndarray, rows: list[tuple[int, int]], workers: int
 ) -> None:
     """Render the bands ``rows`` (rows [a, b)) of ``planes``, float32 (4, H, W), in place, in
-    ``workers`` processes. SceneNotShared (``planes`` untouched) where the scene cannot be shared
-    with them."""
+    ``workers`` processes. NoWorkers (``planes`` untouched) where the scene cannot be shared with
+    them or they cannot start."""
     if (where := main_guard.unguarded()) is not None:
         raise RendererUnavailable(f"{where}: {UNGUARDED}")
     shared = SharedScene(scene)  # first: where it cannot be made, nothing else has started
     try:
-        context = worker_context()
-        stop, done = context.RawValue("b", 0), context.RawArray("d", len(rows))
+        try:
+            context = worker_context()
+            stop, done = context.RawValue("b", 0), context.RawArray("d", len(rows))
+        except OSError as error:
+            raise NoWorkers(f"cannot start the CPU worker processes: {error}") from None
         counter = progress.counter()
         if counter is not None:
             counter.start(len(rows), workers)

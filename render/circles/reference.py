@@ -130,7 +130,7 @@ def worker_bands(scene: CircleScene, height: int, workers: int) -> list[tuple[in
 
 def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None = None) -> None:
     """Blend ``scene`` over ``image`` float32 (H, W, 4) in place, in parallel bands when it pays (in
-    one thread where the host cannot share the scene with worker processes)."""
+    one thread where the host cannot share the scene with worker processes or start them)."""
     height = image.shape[0]
     planes = np.ascontiguousarray(np.moveaxis(image, -1, 0))
     workers = worker_count(scene.count, workers)
@@ -140,7 +140,7 @@ def render_reference(scene: CircleScene, image: np.ndarray, workers: int | None 
     else:
         try:
             band_pool.render_bands(blend_rows, scene, planes, rows, workers)
-        except band_pool.SceneNotShared:
+        except band_pool.NoWorkers:
             blend_rows(scene, planes, 0, height)  # slower, the same pixels
     image[...] = np.moveaxis(planes, 0, -1)
 

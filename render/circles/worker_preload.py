@@ -5,7 +5,8 @@ ignored here, before the renderer is loaded: the forkserver starts with them blo
 (``band_pool.worker_context``) and every worker it starts inherits the ignoring, from its first
 instant. A worker the signal killed would turn the command's one line about the stop into a failed
 frame (or, while it started, a traceback); the command stops its workers through a flag instead.
-The renderer's modules are loaded here once, not in each worker; each worker loads the compiled
+The forkserver is also kept alive where descriptors run short (``forkserver_guard``). The
+renderer's modules are loaded here once, not in each worker; each worker loads the compiled
 blend from Numba's cache, which the command's own load wrote (a compile here, started while a stop
 came, held the command's exit).
 """
@@ -18,5 +19,9 @@ for stop in SIGNALS:
     signal.signal(stop, signal.SIG_IGN)
 # Ignored first, so that a stop which arrived while they were blocked is dropped, not delivered.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+
+from render.circles import forkserver_guard  # noqa: E402
+
+forkserver_guard.guard()
 
 import render.circles.reference  # noqa: E402, F401

@@ -3,6 +3,7 @@
 (an existing output, a bad scene file, a full disk) 1, a GPU that is needed and missing 3. No
 traceback reaches the user. In-process where it can be, so each case costs milliseconds."""
 
+import errno
 import os
 import pty
 import resource
@@ -305,3 +306,19 @@ def test_outputs_and_the_backend_are_refused_before_a_scene_file_loads(call_main
     code, lines = call_main([*(arg.replace("{tmp}", str(tmp_path)) for arg in args), "--scene", str(scene)])
     assert code in (1, 2, 3) and len(lines) == 1 and message in lines[0], lines
     assert (tmp_path / "taken.png").read_bytes() == b"mine"
+
+
+def test_no_descriptor_left_is_named_as_such_not_as_a_failed_write(tmp_path, monkeypatch, capsys):
+    # Before, an EMFILE from something the command opened (under `ulimit -n 7`, glfw's import starting
+    # a process) was reported as `cannot write to standard output`.
+    from render.circles.reference import ReferenceRenderer
+
+    def no_descriptor(self):
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    monkeypatch.setattr(ReferenceRenderer, "render", no_descriptor)
+    out = tmp_path / "a.png"
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert errors == ["error: no file descriptor left (Too many open files): raise the limit on open files (ulimit -n)"]
+    assert not out.exists()

@@ -5,6 +5,7 @@ the edge scenes, in bands too, and given up between its runs, parallel bands equ
 pass, worker processes (and their forkserver) that ignore Ctrl-C, SIGTERM and SIGHUP from their
 start, and a frame that ends its workers whatever state they are in."""
 
+import array
 import contextlib
 import errno
 import multiprocessing
@@ -12,6 +13,8 @@ import os
 import pickle
 import resource
 import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -256,7 +259,7 @@ def test_a_host_that_cannot_share_the_scene_renders_the_frame_in_one_thread(monk
     serial = clear_image(scene, 64, 64)
     render_reference(scene, serial, workers=1)
     monkeypatch.setattr(band_pool.mmap if call == "mmap" else band_pool.os, call, _fails(number))
-    with pytest.raises(band_pool.SceneNotShared, match=os.strerror(number)):
+    with pytest.raises(band_pool.NoWorkers, match=os.strerror(number)):
         band_pool.SharedScene(scene)
     started = []
     monkeypatch.setattr(band_pool, "worker_context", lambda: started.append(True))
@@ -281,6 +284,87 @@ def test_a_limit_on_open_descriptors_too_low_for_the_workers_renders_with_fewer_
     result = run_main(*command, preexec_fn=_limit_descriptors(soft))
     assert result.returncode == 0 and "Traceback" not in result.stderr and "error" not in result.stderr, result.stderr
     assert out.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ["18", "21", "24", "27", "30", "33", "40", "60"],  # the forkserver started under the lowest
+        ["60", "40", "33", "30", "27", "24", "21", "18"],
+        ["--lowered", "14", "18", "21", "24", "40"],  # lowered once the frame has counted
+    ],
+)
+def test_frames_under_changing_descriptor_limits_are_exact_and_print_no_traceback(probe_path, order):
+    # Before, a limit raised after the forkserver had started under a lower one, or lowered while a
+    # frame started its workers, failed the frame, and the forkserver died printing a traceback
+    # (an EOFError or an AssertionError from recvfds).
+    result = subprocess.run(
+        [sys.executable, str(probe_path("descriptor_limits_probe.py")), *order],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    limits = [soft for soft in order if soft != "--lowered"]
+    assert result.stdout.split() == [word for soft in limits for word in (soft, "same")], result.stderr
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+def test_without_proc_the_open_descriptors_are_counted_one_by_one(monkeypatch):
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    listed = len(os.listdir("/proc/self/fd")) - 1
+
+    def no_proc(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+
+    monkeypatch.setattr(band_pool.os, "listdir", no_proc)
+    if soft <= 4096:
+        assert band_pool._open_descriptors(soft) == listed
+    assert band_pool._open_descriptors(64) == sum(1 for fd in range(64) if _is_open(fd))
+    assert band_pool._open_descriptors(4097) is None
+
+
+def _is_open(fd):
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def test_the_forkserver_drops_a_request_whose_descriptors_did_not_all_arrive():
+    from multiprocessing import reduction
+
+    from render.circles.forkserver_guard import receive_descriptors
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs, open(os.devnull) as one, open(os.devnull) as two:
+        reduction.sendfds(theirs, [one.fileno(), two.fileno()])
+        received = receive_descriptors(ours, 8)
+        assert len(received) == 2 and all(os.path.samestat(os.fstat(fd), os.fstat(one.fileno())) for fd in received)
+        for fd in received:
+            os.close(fd)
+        open_before = len(os.listdir("/proc/self/fd"))
+        # A count that does not match the descriptors, as where some did not fit.
+        theirs.sendmsg([bytes([3])], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [one.fileno()]))])
+        with pytest.raises(ConnectionAbortedError) as error:
+            receive_descriptors(ours, 8)
+        assert error.value.errno == errno.ECONNABORTED
+        assert len(os.listdir("/proc/self/fd")) == open_before  # the one that came is closed again
+        theirs.close()  # the sender gone before sending: the server's EOFError before
+        with pytest.raises(ConnectionAbortedError):
+            receive_descriptors(ours, 8)
+
+
+def test_the_forkserver_takes_its_hard_limit_on_descriptors(probe_path):
+    script = (
+        "import resource, sys; sys.path.insert(0, sys.argv[1]);"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (32, resource.getrlimit(resource.RLIMIT_NOFILE)[1]));"
+        "from render.circles import forkserver_guard; forkserver_guard.guard();"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE); print(soft == hard)"
+    )
+    root = str(probe_path("x").parents[2])
+    result = subprocess.run([sys.executable, "-c", script, root], capture_output=True, text=True, timeout=60)
+    assert result.stdout == "True\n", result.stderr
 
 
 def test_the_workers_a_frame_starts_fit_the_descriptors_left(monkeypatch):

@@ -1,0 +1,46 @@
+"""Keeps the forkserver that starts the band workers alive where descriptors run short.
+
+The forkserver inherits the limit on open descriptors that the command had when the server started,
+and receives each worker's descriptors from the command. Where the command ran out of descriptors
+while sending a request, or the server itself did (the command's limit raised since the server
+started), CPython 3.11's server dies with a traceback (an EOFError or an AssertionError from
+``multiprocessing.reduction.recvfds``, or an EMFILE from its accept), and every later worker start
+fails. ``guard``, run in the server by its preload, raises the server's own soft limit to its hard
+limit, and has a request whose descriptors did not all arrive dropped, the ones that came closed
+again, as the server's loop drops a connection aborted: the command then sees that worker's start
+fail, and renders the frame in one thread.
+"""
+
+import array
+import errno
+import os
+import resource
+import socket
+from multiprocessing import reduction
+
+
+def receive_descriptors(sock: socket.socket, size: int) -> list[int]:
+    """At most ``size`` descriptors sent over ``sock`` with a one-byte count of them (what
+    ``reduction.sendfds`` sends), or ConnectionAbortedError where they did not all arrive."""
+    fds = array.array("i")
+    message, ancillary, flags, _ = sock.recvmsg(1, socket.CMSG_SPACE(size * fds.itemsize))
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
+    if message and not flags & socket.MSG_CTRUNC and len(fds) % 256 == message[0]:
+        return list(fds)
+    for fd in fds:
+        os.close(fd)
+    raise ConnectionAbortedError(errno.ECONNABORTED, "a worker start's descriptors did not all arrive")
+
+
+def guard() -> None:
+    """In the forkserver: the soft limit on open descriptors raised to the hard one, and requests
+    received with ``receive_descriptors``."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard and hard != resource.RLIM_INFINITY:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # over the system's own ceiling: the limit stays as the command had it
+    reduction.recvfds = receive_descriptors
