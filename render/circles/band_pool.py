@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from render.circles import main_guard
+from render.circles import forkserver_guard, main_guard
 from render.core import progress, stops
 from render.core.renderer import RendererUnavailable
 from scenes.model import CircleScene
@@ -243,10 +243,12 @@ def _render_band(blend: Blend, scene: CircleScene, job: tuple, stop, done) -> np
 
 
 def _serve(pipe, blend: Blend, shared: SceneHandle, stop, done) -> None:
-    """A worker process: ignores the stops sent to the process group, then serves its bands."""
+    """A worker process: ignores the stops sent to the process group, takes the command's limit on
+    open descriptors back from the forkserver, then serves its bands."""
     # The preload did this already, unless another part of the process started the forkserver first.
     for number in stops.SIGNALS:
         signal.signal(number, signal.SIG_IGN)
+    forkserver_guard.restore_limit()
     serve_bands(pipe, blend, shared, stop, done)
 
 

@@ -8,7 +8,8 @@ started), CPython 3.11's server dies with a traceback (an EOFError or an Asserti
 fails. ``guard``, run in the server by its preload, raises the server's own soft limit to its hard
 limit, and has a request whose descriptors did not all arrive dropped, the ones that came closed
 again, as the server's loop drops a connection aborted: the command then sees that worker's start
-fail, and renders the frame in one thread.
+fail, and renders the frame in one thread. Each worker the server starts takes the command's limit
+back (``restore_limit``).
 """
 
 import array
@@ -27,20 +28,34 @@ def receive_descriptors(sock: socket.socket, size: int) -> list[int]:
     for level, kind, data in ancillary:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
             fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
-    if message and not flags & socket.MSG_CTRUNC and len(fds) % 256 == message[0]:
+    # At least a request's own two (the child's pipe ends), as the server's loop unpacks them.
+    if message and not flags & socket.MSG_CTRUNC and len(fds) % 256 == message[0] and len(fds) >= 2:
         return list(fds)
     for fd in fds:
         os.close(fd)
     raise ConnectionAbortedError(errno.ECONNABORTED, "a worker start's descriptors did not all arrive")
 
 
+# The soft limit on open descriptors the command had when the server started, where the server
+# raised its own: its workers, forked from it, inherit this module as it is.
+_command_soft: int | None = None
+
+
 def guard() -> None:
     """In the forkserver: the soft limit on open descriptors raised to the hard one, and requests
     received with ``receive_descriptors``."""
+    global _command_soft
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != hard and hard != resource.RLIM_INFINITY:
+        _command_soft = soft
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         except (ValueError, OSError):
             pass  # over the system's own ceiling: the limit stays as the command had it
     reduction.recvfds = receive_descriptors
+
+
+def restore_limit() -> None:
+    """In a worker: the soft limit on open descriptors the command had, where the server raised its own."""
+    if _command_soft is not None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (_command_soft, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))

@@ -294,6 +294,10 @@ def test_a_limit_on_open_descriptors_too_low_for_the_workers_renders_with_fewer_
         ["--lowered", "14", "18", "21", "24", "40"],  # lowered once the frame has counted
     ],
 )
+@pytest.mark.skipif(
+    resource.getrlimit(resource.RLIMIT_NOFILE)[1] in range(128),
+    reason="needs a hard limit on open descriptors of 128 or more",
+)
 def test_frames_under_changing_descriptor_limits_are_exact_and_print_no_traceback(probe_path, order):
     # Before, a limit raised after the forkserver had started under a lower one, or lowered while a
     # frame started its workers, failed the frame, and the forkserver died printing a traceback
@@ -311,7 +315,8 @@ def test_frames_under_changing_descriptor_limits_are_exact_and_print_no_tracebac
 
 def test_without_proc_the_open_descriptors_are_counted_one_by_one(monkeypatch):
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    listed = len(os.listdir("/proc/self/fd")) - 1
+    # A descriptor at or above the limit (one inherited, say) takes no place a new one could.
+    listed = sum(1 for fd in os.listdir("/proc/self/fd") if int(fd) < soft) - 1
 
     def no_proc(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
@@ -355,6 +360,10 @@ def test_the_forkserver_drops_a_request_whose_descriptors_did_not_all_arrive():
             receive_descriptors(ours, 8)
 
 
+@pytest.mark.skipif(
+    resource.getrlimit(resource.RLIMIT_NOFILE)[1] in (*range(64), resource.RLIM_INFINITY),
+    reason="needs a finite hard limit on open descriptors of 64 or more",
+)
 def test_the_forkserver_takes_its_hard_limit_on_descriptors(probe_path):
     script = (
         "import resource, sys; sys.path.insert(0, sys.argv[1]);"
@@ -365,6 +374,18 @@ def test_the_forkserver_takes_its_hard_limit_on_descriptors(probe_path):
     root = str(probe_path("x").parents[2])
     result = subprocess.run([sys.executable, "-c", script, root], capture_output=True, text=True, timeout=60)
     assert result.stdout == "True\n", result.stderr
+
+
+@pytest.mark.skipif(
+    resource.getrlimit(resource.RLIMIT_NOFILE)[1] in range(128),  # RLIM_INFINITY (-1) passes
+    reason="needs a hard limit on open descriptors of 128 or more",
+)
+def test_a_worker_keeps_the_commands_limit_on_descriptors(probe_path):
+    # Before, the workers inherited the hard limit that the forkserver takes as its own.
+    result = subprocess.run(
+        [sys.executable, str(probe_path("worker_limit_probe.py"))], capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout == "64\n" and result.returncode == 0, result.stderr
 
 
 def test_the_workers_a_frame_starts_fit_the_descriptors_left(monkeypatch):
