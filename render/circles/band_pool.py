@@ -281,7 +281,7 @@ class _Worker:
         except (OSError, EOFError) as error:
             # EOFError: the forkserver dropped the request, whose descriptors did not all arrive.
             self.pipe.close()
-            raise NoWorkers(f"cannot start a CPU worker process: {error or 'the forkserver dropped it'}") from None
+            raise NoWorkers(f"cannot start a CPU worker process: {error!r}") from None
         finally:
             theirs.close()  # so that the pipe ends when the worker does
 
