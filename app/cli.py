@@ -63,6 +63,20 @@ def _quiet_teardown() -> None:
     sys.excepthook = lambda *args: None
 
 
+PROCESS_LIMIT = "the system refused a new process or thread: raise the limit on processes (ulimit -u)"
+
+
+def _no_process(error: OSError) -> bool:
+    """Whether ``error`` is a fork or thread refused (the limit on processes reached: EAGAIN). A write
+    to a non-blocking output gives EAGAIN too, but then says how much of it was written."""
+    return error.errno == errno.EAGAIN and error.filename is None and not hasattr(error, "characters_written")
+
+
+def _no_thread(error: RuntimeError) -> bool:
+    """Whether ``error`` is Python's refusal to start a thread, the limit on processes reached."""
+    return str(error) == "can't start new thread"
+
+
 def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
     set_nvtx(getattr(args, "nvtx", False))
@@ -87,7 +101,15 @@ def _run(args: argparse.Namespace) -> int:
         note(f"error: the GPU failed while the {args.action} ran: {error}")
         _quiet_teardown()
         return 1
+    except RuntimeError as error:
+        if not _no_thread(error):
+            raise
+        note(f"error: {PROCESS_LIMIT}")
+        return 1
     except OSError as error:
+        if _no_process(error):
+            note(f"error: {PROCESS_LIMIT}")
+            return 1
         if error.errno in (errno.EMFILE, errno.ENFILE) and error.filename is None:
             # A write never takes a descriptor: something the command opened (a pipe, a library's
             # process) found none left.

@@ -6,6 +6,7 @@ it. Only the interpreter's own start comes before."""
 import sys
 
 from app.signals import Stopped, guard_exit, unwinding
+from render.core.blas_threads import one_blas_thread
 
 
 def _exit_code(code) -> int:
@@ -17,6 +18,7 @@ def _exit_code(code) -> int:
 
 def main() -> int:
     code = 1  # what an error that escapes everything below gives
+    one_blas_thread()  # before the command line loads NumPy
     try:
         with unwinding():
             from app.cli import main as run

@@ -28,6 +28,9 @@ class _Bar:
     def __init__(self, description: str, bar_format: str) -> None:
         from tqdm import tqdm  # here, not at the top: the app's start-up does without it
 
+        # No monitor thread: every report may redraw anyway (miniters=0), and a thread refused by
+        # the limit on processes (ulimit -u) would print tqdm's warning over the command's lines.
+        tqdm.monitor_interval = 0
         self._drawable_from = time.monotonic() + SHOW_AFTER_SECONDS  # no later than tqdm's own delay
         self.drawn = False
         terminal = sys.stderr is not None and sys.stderr.isatty()

@@ -14,6 +14,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import app.cli
 import app.commands
 from app.cli import main
 from render.core.gpu import gpu_problem
@@ -322,3 +323,42 @@ def test_no_descriptor_left_is_named_as_such_not_as_a_failed_write(tmp_path, mon
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
     assert errors == ["error: no file descriptor left (Too many open files): raise the limit on open files (ulimit -n)"]
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN)), RuntimeError("can't start new thread")],
+    ids=["fork", "thread"],
+)
+def test_a_process_or_thread_refused_is_named_as_such(tmp_path, monkeypatch, capsys, refusal):
+    # Before, a fork refused under `ulimit -u` (glfw's import starting a process) was reported as
+    # `cannot write to standard output`, and a thread refused printed a traceback.
+    from render.circles.reference import ReferenceRenderer
+
+    def refused(self):
+        raise refusal
+
+    monkeypatch.setattr(ReferenceRenderer, "render", refused)
+    out = tmp_path / "a.png"
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert errors == ["error: the system refused a new process or thread: raise the limit on processes (ulimit -u)"]
+    assert not out.exists()
+
+
+def test_a_full_non_blocking_standard_output_is_still_a_failed_write(tmp_path, monkeypatch, capsys):
+    from render.circles.reference import ReferenceRenderer
+
+    def full(self):
+        error = BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        error.characters_written = 0  # as a buffered write to a full non-blocking pipe says
+        raise error
+
+    monkeypatch.setattr(ReferenceRenderer, "render", full)
+    silenced = []
+    monkeypatch.setattr(app.cli, "_silence_stdout", lambda: silenced.append(1))  # not this process's own
+    out = tmp_path / "a.png"
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert errors == ["error: cannot write to standard output: Resource temporarily unavailable"]
+    assert silenced == [1]

@@ -367,6 +367,61 @@ def test_the_forkserver_drops_a_request_whose_descriptors_did_not_all_arrive():
             receive_descriptors(ours, 8)
 
 
+def test_a_refused_fork_drops_its_request_and_closes_the_descriptors_it_came_with():
+    from render.circles import forkserver_guard
+
+    def refused():
+        raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs, open(os.devnull) as one:
+        open_before = len(os.listdir("/proc/self/fd"))
+        multiprocessing.reduction.sendfds(theirs, [one.fileno(), one.fileno(), one.fileno()])
+        received = forkserver_guard.receive_descriptors(ours, 8)
+        assert len(os.listdir("/proc/self/fd")) == open_before + len(received) == open_before + 3
+        with pytest.raises(ConnectionAbortedError) as error:
+            forkserver_guard.dropping_refused_forks(refused)()
+        assert error.value.errno == errno.ECONNABORTED and "Resource temporarily unavailable" in str(error.value)
+        assert len(os.listdir("/proc/self/fd")) == open_before
+    assert forkserver_guard.dropping_refused_forks(lambda: 4321)() == 4321
+
+
+def test_only_a_child_of_the_forkserver_meeting_the_end_of_its_work_ends_without_a_report():
+    from render.circles.forkserver_guard import quiet_when_given_up
+
+    reported = []
+
+    def hook(kind, value, trace):
+        reported.append(kind)
+
+    quiet_when_given_up(os.getpid(), hook)(EOFError, EOFError(), None)  # the server's own
+    quiet_when_given_up(os.getpid() + 1, hook)(ValueError, ValueError(), None)  # a child's other error
+    quiet_when_given_up(os.getpid() + 1, hook)(EOFError, EOFError(), None)  # a child given up
+    assert reported == [EOFError, ValueError]
+
+
+def test_a_fork_the_system_refuses_renders_the_frame_in_one_thread_and_the_forkserver_lives_on(probe_path):
+    # Before, the forkserver died printing a BlockingIOError traceback (the limit on processes,
+    # ulimit -u, met by a user who is not root), and each frame started one that died the same way.
+    result = subprocess.run(
+        [sys.executable, str(probe_path("refused_fork_probe.py")), "2", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.stdout == "same 0\nsame 0\nsame 4\n", result.stderr
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+def test_a_worker_whose_start_the_command_gave_up_after_its_fork_ends_without_a_traceback(probe_path):
+    # Before, that worker printed an EOFError traceback when the command exited.
+    result = subprocess.run(
+        [sys.executable, str(probe_path("refused_dup_probe.py"))], capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout == "same\nsame\n", result.stderr
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
 @pytest.mark.skipif(
     resource.getrlimit(resource.RLIMIT_NOFILE)[1] in (*range(64), resource.RLIM_INFINITY),
     reason="needs a finite hard limit on open descriptors of 64 or more",
