@@ -52,13 +52,14 @@ def dropping_refused_forks(fork: Callable[[], int]) -> Callable[[], int]:
     connection aborted: the command reads the end of its pipe instead of a process id."""
 
     def fork_or_drop() -> int:
+        received = _request[:]
+        _request.clear()  # the server's to close or keep once the fork is made: never closed here again
         try:
             return fork()
         except OSError as error:
-            for fd in _request:
+            for fd in received:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            _request.clear()
             raise ConnectionAbortedError(errno.ECONNABORTED, f"cannot fork a worker: {error.strerror}") from None
 
     return fork_or_drop

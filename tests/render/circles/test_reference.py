@@ -383,7 +383,18 @@ def test_a_refused_fork_drops_its_request_and_closes_the_descriptors_it_came_wit
             forkserver_guard.dropping_refused_forks(refused)()
         assert error.value.errno == errno.ECONNABORTED and "Resource temporarily unavailable" in str(error.value)
         assert len(os.listdir("/proc/self/fd")) == open_before
-    assert forkserver_guard.dropping_refused_forks(lambda: 4321)() == 4321
+        # Once a fork is made, the request's descriptors are the server's: a later fork refused,
+        # with no request received since, closes none of their numbers, which may be taken again.
+        multiprocessing.reduction.sendfds(theirs, [one.fileno(), one.fileno()])
+        received = forkserver_guard.receive_descriptors(ours, 8)
+        assert forkserver_guard.dropping_refused_forks(lambda: 4321)() == 4321
+        for fd in received:
+            os.close(fd)
+        kept = os.dup(one.fileno())
+        assert kept in received
+        with pytest.raises(ConnectionAbortedError):
+            forkserver_guard.dropping_refused_forks(refused)()
+        os.close(kept)  # still open: this would raise otherwise
 
 
 def test_only_a_child_of_the_forkserver_meeting_the_end_of_its_work_ends_without_a_report():
