@@ -63,18 +63,23 @@ def _quiet_teardown() -> None:
     sys.excepthook = lambda *args: None
 
 
-PROCESS_LIMIT = "the system refused a new process or thread: raise the limit on processes (ulimit -u)"
+REFUSED = (
+    "the system refused a new process or thread: its limit on processes (ulimit -u) or on memory (ulimit -v) is reached"
+)
 
 
-def _no_process(error: OSError) -> bool:
-    """Whether ``error`` is a fork or thread refused (the limit on processes reached: EAGAIN). A write
-    to a non-blocking output gives EAGAIN too, but then says how much of it was written."""
-    return error.errno == errno.EAGAIN and error.filename is None and not hasattr(error, "characters_written")
-
-
-def _no_thread(error: RuntimeError) -> bool:
-    """Whether ``error`` is Python's refusal to start a thread, the limit on processes reached."""
-    return str(error) == "can't start new thread"
+def _refused(error: BaseException) -> bool:
+    """Whether ``error`` is the system refusing a new process or thread: a fork's EAGAIN (a write to
+    a non-blocking output gives EAGAIN too, but then says how much of it was written), or the
+    RuntimeError of a thread Python could not start (for want of processes or of memory alike)."""
+    if isinstance(error, RuntimeError):
+        return str(error) == "can't start new thread"
+    return (
+        isinstance(error, OSError)
+        and error.errno == errno.EAGAIN
+        and error.filename is None
+        and not hasattr(error, "characters_written")
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -102,13 +107,13 @@ def _run(args: argparse.Namespace) -> int:
         _quiet_teardown()
         return 1
     except RuntimeError as error:
-        if not _no_thread(error):
+        if not _refused(error):
             raise
-        note(f"error: {PROCESS_LIMIT}")
+        note(f"error: {REFUSED}")
         return 1
     except OSError as error:
-        if _no_process(error):
-            note(f"error: {PROCESS_LIMIT}")
+        if _refused(error):
+            note(f"error: {REFUSED}")
             return 1
         if error.errno in (errno.EMFILE, errno.ENFILE) and error.filename is None:
             # A write never takes a descriptor: something the command opened (a pipe, a library's
@@ -149,7 +154,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         from app.displays import has_display
 
-        if has_display():
+        try:
+            display = has_display()  # loads glfw, which starts a process
+        except (OSError, RuntimeError) as error:
+            if not _refused(error):
+                raise
+            note(f"error: {REFUSED}")
+            return 1
+        if display:
             from app.launch import GuiOptions, run_gui
 
             return run_gui(GuiOptions(persist=True))

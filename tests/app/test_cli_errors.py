@@ -342,7 +342,8 @@ def test_a_process_or_thread_refused_is_named_as_such(tmp_path, monkeypatch, cap
     out = tmp_path / "a.png"
     assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == ["error: the system refused a new process or thread: raise the limit on processes (ulimit -u)"]
+    assert errors == [f"error: {app.cli.REFUSED}"]
+    assert "ulimit -u" in app.cli.REFUSED and "ulimit -v" in app.cli.REFUSED
     assert not out.exists()
 
 
@@ -362,3 +363,15 @@ def test_a_full_non_blocking_standard_output_is_still_a_failed_write(tmp_path, m
     errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
     assert errors == ["error: cannot write to standard output: Resource temporarily unavailable"]
     assert silenced == [1]
+
+
+def test_a_process_refused_while_looking_for_a_display_is_named_as_such(monkeypatch, capsys):
+    # Before, with no command at `ulimit -u 1`, glfw's import (its process refused) printed a traceback.
+    import app.displays
+
+    def refused():
+        raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+
+    monkeypatch.setattr(app.displays, "has_display", refused)
+    assert main([]) == 1
+    assert capsys.readouterr().err == f"error: {app.cli.REFUSED}\n"
