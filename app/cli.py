@@ -82,6 +82,20 @@ def _refused(error: BaseException) -> bool:
     )
 
 
+def _host_failure(error: BaseException) -> str | None:
+    """The one line for a failure of the host rather than of the command: a process or thread
+    refused, or a library that did not load (an ImportError, or an OSError without an error number,
+    which a write's failure always has: its shared object found no room under ``ulimit -v``, say);
+    None for any other error."""
+    if _refused(error):
+        return REFUSED
+    if isinstance(error, ImportError):
+        return f"cannot load a library: {error}"
+    if isinstance(error, OSError) and error.errno is None:
+        return str(error)
+    return None
+
+
 def _run(args: argparse.Namespace) -> int:
     """The command, with every failure turned into one line and an exit code."""
     set_nvtx(getattr(args, "nvtx", False))
@@ -106,14 +120,14 @@ def _run(args: argparse.Namespace) -> int:
         note(f"error: the GPU failed while the {args.action} ran: {error}")
         _quiet_teardown()
         return 1
-    except RuntimeError as error:
-        if not _refused(error):
+    except (RuntimeError, ImportError) as error:
+        if (line := _host_failure(error)) is None:
             raise
-        note(f"error: {REFUSED}")
+        note(f"error: {line}")
         return 1
     except OSError as error:
-        if _refused(error):
-            note(f"error: {REFUSED}")
+        if (line := _host_failure(error)) is not None:
+            note(f"error: {line}")
             return 1
         if error.errno in (errno.EMFILE, errno.ENFILE) and error.filename is None:
             # A write never takes a descriptor: something the command opened (a pipe, a library's
@@ -156,10 +170,10 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             display = has_display()  # loads glfw, which starts a process
-        except (OSError, RuntimeError) as error:
-            if not _refused(error):
+        except (OSError, RuntimeError, ImportError) as error:
+            if (line := _host_failure(error)) is None:
                 raise
-            note(f"error: {REFUSED}")
+            note(f"error: {line}")
             return 1
         if display:
             from app.launch import GuiOptions, run_gui

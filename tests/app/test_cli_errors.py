@@ -375,3 +375,32 @@ def test_a_process_refused_while_looking_for_a_display_is_named_as_such(monkeypa
     monkeypatch.setattr(app.displays, "has_display", refused)
     assert main([]) == 1
     assert capsys.readouterr().err == f"error: {app.cli.REFUSED}\n"
+
+
+def test_an_os_error_without_an_error_number_is_not_taken_for_a_failed_write(tmp_path, monkeypatch, capsys):
+    # Before, under `ulimit -v 1000000`, `gui` said "cannot write to standard output: Could not
+    # find/load shared object file 'libllvmlite.so' ...": llvmlite's load failed, with no errno.
+    from render.circles.reference import ReferenceRenderer
+
+    def unloaded(self):
+        raise OSError("Could not find/load shared object file 'libllvmlite.so'")
+
+    monkeypatch.setattr(ReferenceRenderer, "render", unloaded)
+    out = tmp_path / "a.png"
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert errors == ["error: Could not find/load shared object file 'libllvmlite.so'"]
+    assert not out.exists()
+
+
+def test_a_library_that_cannot_load_is_one_line(tmp_path, monkeypatch, capsys):
+    # Before, under `ulimit -v 400000`, `gui` printed the ImportError's traceback.
+    from render.circles.reference import ReferenceRenderer
+
+    def unloaded(self):
+        raise ImportError("/x/_imgui_bundle.so: failed to map segment from shared object")
+
+    monkeypatch.setattr(ReferenceRenderer, "render", unloaded)
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "a.png")]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert errors == ["error: cannot load a library: /x/_imgui_bundle.so: failed to map segment from shared object"]
