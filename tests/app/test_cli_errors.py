@@ -309,98 +309,63 @@ def test_outputs_and_the_backend_are_refused_before_a_scene_file_loads(call_main
     assert (tmp_path / "taken.png").read_bytes() == b"mine"
 
 
-def test_no_descriptor_left_is_named_as_such_not_as_a_failed_write(tmp_path, monkeypatch, capsys):
-    # Before, an EMFILE from something the command opened (under `ulimit -n 7`, glfw's import starting
-    # a process) was reported as `cannot write to standard output`.
-    from render.circles.reference import ReferenceRenderer
+def _full_output():
+    error = BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+    error.characters_written = 0  # as a buffered write to a full non-blocking pipe says
+    return error
 
-    def no_descriptor(self):
-        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
 
-    monkeypatch.setattr(ReferenceRenderer, "render", no_descriptor)
-    out = tmp_path / "a.png"
-    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
-    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == ["error: no file descriptor left (Too many open files): raise the limit on open files (ulimit -n)"]
-    assert not out.exists()
+# A failure of the host inside a command, and its one line. Before: an EMFILE from something the
+# command opened (under `ulimit -n 7`, glfw's import starting a process) and a fork refused (under
+# `ulimit -u`) read `cannot write to standard output`, a thread refused printed a traceback, and
+# under `ulimit -v` llvmlite's library not loaded (an OSError without an error number) read
+# `cannot write to standard output` and imgui_bundle's (an ImportError) printed a traceback.
+HOST_FAILURES = [
+    (
+        OSError(errno.EMFILE, os.strerror(errno.EMFILE)),
+        "error: no file descriptor left (Too many open files): raise the limit on open files (ulimit -n)",
+    ),
+    (BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN)), f"error: {app.cli.REFUSED}"),
+    (RuntimeError("can't start new thread"), f"error: {app.cli.REFUSED}"),
+    (
+        OSError("Could not find/load shared object file 'libllvmlite.so'"),
+        "error: Could not find/load shared object file 'libllvmlite.so'",
+    ),
+    (
+        ImportError("/x/_imgui_bundle.so: failed to map segment from shared object"),
+        "error: cannot load a library: /x/_imgui_bundle.so: failed to map segment from shared object",
+    ),
+    (_full_output(), "error: cannot write to standard output: Resource temporarily unavailable"),
+]
 
 
 @pytest.mark.parametrize(
-    "refusal",
-    [BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN)), RuntimeError("can't start new thread")],
-    ids=["fork", "thread"],
+    ("failure", "line"), HOST_FAILURES, ids=["descriptors", "fork", "thread", "no-errno", "import", "full-output"]
 )
-def test_a_process_or_thread_refused_is_named_as_such(tmp_path, monkeypatch, capsys, refusal):
-    # Before, a fork refused under `ulimit -u` (glfw's import starting a process) was reported as
-    # `cannot write to standard output`, and a thread refused printed a traceback.
+def test_a_failure_of_the_host_is_named_as_such(tmp_path, monkeypatch, capsys, failure, line):
     from render.circles.reference import ReferenceRenderer
 
-    def refused(self):
-        raise refusal
+    def failed(self):
+        raise failure
 
-    monkeypatch.setattr(ReferenceRenderer, "render", refused)
+    monkeypatch.setattr(ReferenceRenderer, "render", failed)
+    monkeypatch.setattr(app.cli, "_silence_stdout", lambda: None)  # not this process's own output
     out = tmp_path / "a.png"
     assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
-    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == [f"error: {app.cli.REFUSED}"]
-    assert "ulimit -u" in app.cli.REFUSED and "ulimit -v" in app.cli.REFUSED
+    errors = [text for text in capsys.readouterr().err.splitlines() if text.startswith("error:")]
+    assert errors == [line]
     assert not out.exists()
+    assert "ulimit -u" in app.cli.REFUSED and "ulimit -v" in app.cli.REFUSED
 
 
-def test_a_full_non_blocking_standard_output_is_still_a_failed_write(tmp_path, monkeypatch, capsys):
-    from render.circles.reference import ReferenceRenderer
-
-    def full(self):
-        error = BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-        error.characters_written = 0  # as a buffered write to a full non-blocking pipe says
-        raise error
-
-    monkeypatch.setattr(ReferenceRenderer, "render", full)
-    silenced = []
-    monkeypatch.setattr(app.cli, "_silence_stdout", lambda: silenced.append(1))  # not this process's own
-    out = tmp_path / "a.png"
-    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
-    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == ["error: cannot write to standard output: Resource temporarily unavailable"]
-    assert silenced == [1]
-
-
-def test_a_process_refused_while_looking_for_a_display_is_named_as_such(monkeypatch, capsys):
+@pytest.mark.parametrize(("failure", "line"), HOST_FAILURES[1:5], ids=["fork", "thread", "no-errno", "import"])
+def test_a_failure_of_the_host_while_looking_for_a_display_is_one_line(monkeypatch, capsys, failure, line):
     # Before, with no command at `ulimit -u 1`, glfw's import (its process refused) printed a traceback.
     import app.displays
 
-    def refused():
-        raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+    def failed():
+        raise failure
 
-    monkeypatch.setattr(app.displays, "has_display", refused)
+    monkeypatch.setattr(app.displays, "has_display", failed)
     assert main([]) == 1
-    assert capsys.readouterr().err == f"error: {app.cli.REFUSED}\n"
-
-
-def test_an_os_error_without_an_error_number_is_not_taken_for_a_failed_write(tmp_path, monkeypatch, capsys):
-    # Before, under `ulimit -v 1000000`, `gui` said "cannot write to standard output: Could not
-    # find/load shared object file 'libllvmlite.so' ...": llvmlite's load failed, with no errno.
-    from render.circles.reference import ReferenceRenderer
-
-    def unloaded(self):
-        raise OSError("Could not find/load shared object file 'libllvmlite.so'")
-
-    monkeypatch.setattr(ReferenceRenderer, "render", unloaded)
-    out = tmp_path / "a.png"
-    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
-    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == ["error: Could not find/load shared object file 'libllvmlite.so'"]
-    assert not out.exists()
-
-
-def test_a_library_that_cannot_load_is_one_line(tmp_path, monkeypatch, capsys):
-    # Before, under `ulimit -v 400000`, `gui` printed the ImportError's traceback.
-    from render.circles.reference import ReferenceRenderer
-
-    def unloaded(self):
-        raise ImportError("/x/_imgui_bundle.so: failed to map segment from shared object")
-
-    monkeypatch.setattr(ReferenceRenderer, "render", unloaded)
-    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "a.png")]) == 1
-    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert errors == ["error: cannot load a library: /x/_imgui_bundle.so: failed to map segment from shared object"]
+    assert capsys.readouterr().err == line + "\n"
