@@ -68,31 +68,22 @@ REFUSED = (
 )
 
 
-def _refused(error: BaseException) -> bool:
-    """Whether ``error`` is the system refusing a new process or thread: a fork's EAGAIN (a write to
-    a non-blocking output gives EAGAIN too, but then says how much of it was written), or the
-    RuntimeError of a thread Python could not start (for want of processes or of memory alike)."""
-    if isinstance(error, RuntimeError):
-        return str(error) == "can't start new thread"
-    return (
-        isinstance(error, OSError)
-        and error.errno == errno.EAGAIN
-        and error.filename is None
-        and not hasattr(error, "characters_written")
-    )
-
-
 def _host_failure(error: BaseException) -> str | None:
-    """The one line for a failure of the host rather than of the command: a process or thread
-    refused, or a library that did not load (an ImportError, or an OSError without an error number,
-    which a write's failure always has: its shared object found no room under ``ulimit -v``, say);
-    None for any other error."""
-    if _refused(error):
-        return REFUSED
+    """The one line for a failure of the host rather than of the command, None for any other error:
+    a process or thread refused (a fork's EAGAIN, where a write to a non-blocking output, which gives
+    EAGAIN too, says how much of it was written; or the RuntimeError of a thread Python could not
+    start, for want of processes or of memory alike), or a library that did not load (an
+    ImportError, or an OSError without an error number, which a write's failure always has: its
+    shared object found no room under ``ulimit -v``, say)."""
+    if isinstance(error, RuntimeError):
+        return REFUSED if str(error) == "can't start new thread" else None
     if isinstance(error, ImportError):
         return f"cannot load a library: {error}"
-    if isinstance(error, OSError) and error.errno is None:
-        return str(error)
+    if isinstance(error, OSError):
+        if error.errno is None:
+            return str(error)
+        if error.errno == errno.EAGAIN and error.filename is None and not hasattr(error, "characters_written"):
+            return REFUSED
     return None
 
 
@@ -120,15 +111,12 @@ def _run(args: argparse.Namespace) -> int:
         note(f"error: the GPU failed while the {args.action} ran: {error}")
         _quiet_teardown()
         return 1
-    except (RuntimeError, ImportError) as error:
-        if (line := _host_failure(error)) is None:
-            raise
-        note(f"error: {line}")
-        return 1
-    except OSError as error:
+    except (OSError, RuntimeError, ImportError) as error:
         if (line := _host_failure(error)) is not None:
             note(f"error: {line}")
             return 1
+        if not isinstance(error, OSError):
+            raise
         if error.errno in (errno.EMFILE, errno.ENFILE) and error.filename is None:
             # A write never takes a descriptor: something the command opened (a pipe, a library's
             # process) found none left.
