@@ -15,6 +15,7 @@ from app.camera import store_look
 from app.cuda_start import CudaStart
 from app.interop_check import start_interop_check
 from app.settings import Settings, load_settings, save_settings
+from app.software_gl import fit_software_gl_to_process_limit
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
 from scenes.safe_write import NEW_FILE, Placement
@@ -107,6 +108,7 @@ def _end_without_teardown(code: int) -> None:
 
 def run_gui(options: GuiOptions) -> int:
     """Open the app, run it, close it; returns the process exit code."""
+    fit_software_gl_to_process_limit()
     if options.headless:
         # PyOpenGL picks its platform on first import: EGL needs no X server.
         os.environ["PYOPENGL_PLATFORM"] = "egl"
