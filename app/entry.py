@@ -5,8 +5,18 @@ it. Only the interpreter's own start comes before."""
 
 import sys
 
+from app.printable import printable
 from app.signals import Stopped, guard_exit, unwinding
 from render.core.blas_threads import one_blas_thread
+
+
+def _note(line: str) -> None:
+    """``line`` on standard error, where there is one that takes it."""
+    try:
+        if sys.stderr is not None:
+            print(line, file=sys.stderr)
+    except (OSError, ValueError):  # closed, or a pipe with no reader
+        pass
 
 
 def _exit_code(code) -> int:
@@ -18,7 +28,12 @@ def _exit_code(code) -> int:
 
 def main() -> int:
     code = 1  # what an error that escapes everything below gives
-    one_blas_thread()  # before the command line loads NumPy
+    lowered = one_blas_thread()  # before the command line loads NumPy
+    if lowered is not None:
+        _note(
+            f"note: OPENBLAS_NUM_THREADS={printable(lowered)} lowered to 1: the limit on processes "
+            "(ulimit -u) leaves no room for its threads"
+        )
     try:
         with unwinding():
             from app.cli import main as run

@@ -11,61 +11,20 @@ from pathlib import Path
 import pytest
 
 from app import software_gl
-from app.software_gl import RESERVE, fit_software_gl_to_process_limit, rasterizer_threads
+from app.software_gl import fit_software_gl_to_process_limit
+from render.core import process_room
+from render.core.process_room import RESERVE
 
 
-@pytest.mark.parametrize(
-    ("limit", "tasks", "cpus", "threads"),
-    [
-        (1000, 100, 16, None),  # room for 16 rasterizers and the reserve: llvmpipe's own choice
-        (100 + 16 + RESERVE, 100, 16, None),
-        (100 + 16 + RESERVE - 1, 100, 16, 0),
-        (10, 30, 2, 0),  # already over the limit (as root, whom it does not bind)
-        (10**6, None, 2, 0),  # the count unknown
-    ],
-)
-def test_rasterizer_threads(limit, tasks, cpus, threads):
-    assert rasterizer_threads(limit, tasks, cpus) == threads
-
-
-def _fit(monkeypatch, limit, system, user, environ):
-    monkeypatch.setattr(resource, "getrlimit", lambda _which: (limit, resource.RLIM_INFINITY))
-    monkeypatch.setattr(software_gl, "system_tasks", lambda: system)
-    monkeypatch.setattr(software_gl, "user_tasks", lambda _uid: user)
-    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+@pytest.mark.parametrize(("room", "own", "after"), [(False, None, "0"), (True, None, None), (False, "3", "3")])
+def test_no_room_for_the_rasterizers_sets_one_thread_of_drawing(monkeypatch, room, own, after):
+    asked = []
+    monkeypatch.setattr(software_gl, "has_room", lambda threads: asked.append(threads) or room)
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    environ = {} if own is None else {"LP_NUM_THREADS": own}
     fit_software_gl_to_process_limit(environ)
-    return environ
-
-
-def test_a_low_limit_sets_one_thread_of_drawing(monkeypatch):
-    assert _fit(monkeypatch, 20, 500, 15, {}) == {"LP_NUM_THREADS": "0"}
-
-
-def test_room_for_the_rasterizers_leaves_the_driver_its_choice(monkeypatch):
-    assert _fit(monkeypatch, 4000, 500, 15, {}) == {}  # the system's count alone decides
-    assert _fit(monkeypatch, 200, 500, 150, {}) == {}  # the user's count decides
-
-
-def test_no_limit_or_the_users_own_choice_is_kept(monkeypatch):
-    assert _fit(monkeypatch, resource.RLIM_INFINITY, 500, 15, {}) == {}
-    assert _fit(monkeypatch, 20, 500, 15, {"LP_NUM_THREADS": "3"}) == {"LP_NUM_THREADS": "3"}
-
-
-def test_unreadable_counts_set_one_thread(monkeypatch):
-    def unreadable(*_args):
-        raise OSError("no /proc")
-
-    monkeypatch.setattr(software_gl, "user_tasks", unreadable)
-    monkeypatch.setattr(software_gl, "system_tasks", unreadable)
-    monkeypatch.setattr(resource, "getrlimit", lambda _which: (5000, resource.RLIM_INFINITY))
-    environ: dict[str, str] = {}
-    fit_software_gl_to_process_limit(environ)
-    assert environ == {"LP_NUM_THREADS": "0"}
-
-
-def test_the_counts_include_this_process():
-    threads = int(Path("/proc/self/status").read_text().split("Threads:")[1].split()[0])
-    assert software_gl.system_tasks() >= software_gl.user_tasks(os.getuid()) >= threads >= 1
+    assert environ.get("LP_NUM_THREADS") == after
+    assert asked == ([] if own else [6])  # a user's own value is kept without a count
 
 
 @pytest.fixture
@@ -87,7 +46,7 @@ def test_a_refused_rasterizer_cannot_hang_the_app(refusing_mesa_thread, main_com
     # A soft limit that leaves room for the app but not for llvmpipe's rasterizers beside the
     # reserve (root is not bound by it, an ordinary user is: either way the app must not need more).
     free = (os.cpu_count() or 1) + RESERVE - 1
-    limit = software_gl.user_tasks(os.getuid()) + free
+    limit = process_room.user_tasks(os.getuid()) + free
     hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
