@@ -14,6 +14,7 @@ import sys
 from app.camera import store_look
 from app.cuda_start import CudaStart
 from app.interop_check import start_interop_check
+from app.printable import printable
 from app.settings import Settings, load_settings, save_settings
 from app.software_gl import fit_software_gl_to_process_limit
 from render.core.image_io import write_text_file
@@ -108,7 +109,12 @@ def _end_without_teardown(code: int) -> None:
 
 def run_gui(options: GuiOptions) -> int:
     """Open the app, run it, close it; returns the process exit code."""
-    fit_software_gl_to_process_limit()
+    replaced = fit_software_gl_to_process_limit()
+    if replaced is not None:
+        _say(
+            f"note: LP_NUM_THREADS={printable(replaced)} replaced by 0: the limit on processes (ulimit -u) "
+            "leaves no room for the software renderer's threads"
+        )
     if options.headless:
         # PyOpenGL picks its platform on first import: EGL needs no X server.
         os.environ["PYOPENGL_PLATFORM"] = "egl"

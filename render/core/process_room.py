@@ -10,42 +10,58 @@ import os
 import resource
 
 # Free processes kept beside a library's threads: the app's own processes and threads, whose
-# refusal it survives (the CPU reference's workers) or reports in one line, and a library's threads
-# that it can do without (Mesa starts three more here).
+# refusal it survives (the CPU reference's workers) or reports in one line.
 RESERVE = 8
 
 
-def system_tasks() -> int:
-    """The processes and threads of every user (/proc/loadavg's count): at least one user's.
+def system_tasks(loadavg: str = "/proc/loadavg") -> int:
+    """The processes and threads of every user (the count in ``loadavg``): at least one user's.
     Raises OSError or ValueError where it cannot be read."""
-    with open("/proc/loadavg", "rb") as loadavg:
-        fields = loadavg.read().split()
+    with open(loadavg, "rb") as file:
+        fields = file.read().split()
     try:
         return int(fields[3].split(b"/")[1])
     except IndexError:
-        raise ValueError("/proc/loadavg has no count of tasks") from None
+        raise ValueError(f"{loadavg} has no count of tasks") from None
 
 
-def user_tasks(uid: int) -> int:
-    """The processes and threads of real user ``uid`` that /proc shows: what the limit counts.
-    Raises OSError where /proc cannot be listed."""
+def _status(path: str) -> dict[bytes, bytes]:
+    with open(path, "rb") as file:
+        return dict(line.split(b":", 1) for line in file.read().splitlines() if b":" in line)
+
+
+# The initial PID namespace's number (PROC_PID_INIT_INO), fixed in the kernel.
+INITIAL_PID_NAMESPACE = "pid:[4026531836]"
+
+
+def user_tasks(uid: int, proc: str = "/proc") -> int:
+    """The processes and threads of real user ``uid`` that ``proc`` shows: what the limit counts.
+    Raises OSError where that count would be short: ``proc`` cannot be listed or does not show this
+    process, or this process runs in a PID namespace of its own, whose processes alone it can list
+    (the limit counts the user's in every namespace)."""
+    try:
+        namespace = os.readlink(f"{proc}/self/ns/pid")
+    except OSError as error:
+        raise OSError(f"{proc} does not show this process: {error}") from error
+    if namespace != INITIAL_PID_NAMESPACE:
+        raise OSError(f"{proc} shows the processes of this PID namespace ({namespace}) only")
     total = 0
-    for entry in os.scandir("/proc"):
+    for entry in os.scandir(proc):
         if not entry.name.isdigit():
             continue
         try:
-            with open(f"/proc/{entry.name}/status", "rb") as status:
-                fields = dict(line.split(b":", 1) for line in status.read().splitlines() if b":" in line)
+            fields = _status(f"{proc}/{entry.name}/status")
             if int(fields[b"Uid"].split()[0]) == uid:
                 total += int(fields[b"Threads"])
-        except (OSError, KeyError, ValueError, IndexError):  # ended meanwhile, hidden, or unreadable
+        except (OSError, KeyError, ValueError, IndexError):  # ended meanwhile, or unreadable
             continue
     return total
 
 
 def has_room(threads: int) -> bool:
     """Whether the soft limit on processes leaves this user room for ``threads`` more threads
-    beside RESERVE: always where it is unlimited; never where the counts cannot be read."""
+    beside RESERVE: always where it is unlimited; never where the counts cannot be read. Root,
+    whom the limit does not bind, is counted as anyone else."""
     needed = threads + RESERVE
     limit = resource.getrlimit(resource.RLIMIT_NPROC)[0]
     if limit == resource.RLIM_INFINITY:

@@ -1,6 +1,6 @@
 """Mesa's software OpenGL under a limit on processes (app/software_gl.py): where the limit leaves
-no room for llvmpipe's rasterizer threads, it draws in the calling thread, so that a refused thread
-cannot hang the app."""
+no room for llvmpipe's threads, it draws in the calling thread, so that a refused rasterizer cannot
+hang the app."""
 
 import os
 import resource
@@ -11,20 +11,52 @@ from pathlib import Path
 import pytest
 
 from app import software_gl
-from app.software_gl import fit_software_gl_to_process_limit
+from app.software_gl import MOST_RASTERIZERS, fit_software_gl_to_process_limit, rasterizers
 from render.core import process_room
 from render.core.process_room import RESERVE
 
 
-@pytest.mark.parametrize(("room", "own", "after"), [(False, None, "0"), (True, None, None), (False, "3", "3")])
-def test_no_room_for_the_rasterizers_sets_one_thread_of_drawing(monkeypatch, room, own, after):
-    asked = []
-    monkeypatch.setattr(software_gl, "has_room", lambda threads: asked.append(threads) or room)
+@pytest.mark.parametrize(
+    ("value", "count"),
+    [
+        (None, 6),  # Mesa's default: one a CPU
+        ("", 6),  # no digits: the default too
+        ("auto", 6),
+        ("0", 0),
+        (" 0", 0),
+        ("0x0", 0),
+        ("0x", 0),  # strtol reads the 0
+        ("3", 3),
+        ("+3 threads", 3),
+        ("010", 8),  # octal
+        ("0x10", 16),
+        ("-1", MOST_RASTERIZERS),
+        ("999", MOST_RASTERIZERS),
+    ],
+)
+def test_the_rasterizers_llvmpipe_starts_on_6_cpus(value, count):
+    assert rasterizers(value, 6) == count
+
+
+@pytest.mark.parametrize(
+    ("own", "room", "after", "replaced", "asked"),
+    [
+        (None, False, "0", None, 13),  # 6 rasterizers, 6 compute threads and one more
+        (None, True, None, None, 13),
+        ("2", False, "0", "2", 5),  # the user's own value, whose threads do not fit
+        ("2", True, "2", None, 5),
+        ("", False, "0", "", 13),  # read by Mesa as no value
+        ("0", False, "0", None, None),  # nothing to fit
+    ],
+)
+def test_no_room_for_llvmpipes_threads_sets_one_thread_of_drawing(monkeypatch, own, room, after, replaced, asked):
+    counted = []
+    monkeypatch.setattr(software_gl, "has_room", lambda threads: counted.append(threads) or room)
     monkeypatch.setattr(os, "cpu_count", lambda: 6)
     environ = {} if own is None else {"LP_NUM_THREADS": own}
-    fit_software_gl_to_process_limit(environ)
+    assert fit_software_gl_to_process_limit(environ) == replaced
     assert environ.get("LP_NUM_THREADS") == after
-    assert asked == ([] if own else [6])  # a user's own value is kept without a count
+    assert counted == ([] if asked is None else [asked])
 
 
 @pytest.fixture
@@ -42,15 +74,21 @@ def refusing_mesa_thread(tmp_path):
     return library
 
 
-def test_a_refused_rasterizer_cannot_hang_the_app(refusing_mesa_thread, main_command, run_own_group, config):
-    # A soft limit that leaves room for the app but not for llvmpipe's rasterizers beside the
-    # reserve (root is not bound by it, an ordinary user is: either way the app must not need more).
-    free = (os.cpu_count() or 1) + RESERVE - 1
-    limit = process_room.user_tasks(os.getuid()) + free
+@pytest.mark.parametrize("own", [None, "", "2"])
+def test_a_refused_rasterizer_cannot_hang_the_app(refusing_mesa_thread, main_command, run_own_group, config, own):
+    # A soft limit that leaves room for the app but not for llvmpipe's threads beside the reserve
+    # (root is not bound by it, an ordinary user is: either way the app must not need more).
+    try:
+        tasks = process_room.user_tasks(os.getuid())
+    except OSError:  # a nested PID namespace: the app finds no room there anyway
+        tasks = process_room.system_tasks()
+    limit = tasks + RESERVE + 2
     hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     env = {k: v for k, v in os.environ.items() if k not in ("LP_NUM_THREADS", "DISPLAY")}
+    if own is not None:
+        env["LP_NUM_THREADS"] = own
     env["LD_PRELOAD"] = str(refusing_mesa_thread)
     # With llvmpipe's own threads, the refusal hangs the first frame until the timeout.
     result = run_own_group(
@@ -59,5 +97,7 @@ def test_a_refused_rasterizer_cannot_hang_the_app(refusing_mesa_thread, main_com
         env=env,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NPROC, (limit, hard)),
     )
-    assert "probe: refused the first thread of Mesa's driver" in result.stderr, result.stderr
+    assert "probe: loaded" in result.stderr, result.stderr
     assert result.returncode == 0, result.stderr
+    note = "replaced by 0: the limit on processes (ulimit -u) leaves no room for the software renderer's threads"
+    assert (f"note: LP_NUM_THREADS={own} {note}" in result.stderr) is (own is not None), result.stderr

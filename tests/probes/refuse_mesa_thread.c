@@ -1,12 +1,14 @@
 // Loaded with LD_PRELOAD: refuses (EAGAIN) the first thread that Mesa's OpenGL driver starts, as
-// the system does where the limit on processes is reached, and says so on standard error. Every
-// other thread starts as usual.
+// the system does where the limit on processes is reached, and says so on standard error, as it
+// says that it is loaded. Every other thread starts as usual.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+__attribute__((constructor)) static void loaded(void) { fprintf(stderr, "probe: loaded\n"); }
 
 typedef int (*start_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
