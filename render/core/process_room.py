@@ -13,6 +13,9 @@ import resource
 # refusal it survives (the CPU reference's workers) or reports in one line.
 RESERVE = 8
 
+# The initial PID namespace's number (PROC_PID_INIT_INO), fixed in the kernel.
+INITIAL_PID_NAMESPACE = "pid:[4026531836]"
+
 
 def system_tasks(loadavg: str = "/proc/loadavg") -> int:
     """The processes and threads of every user (the count in ``loadavg``): at least one user's.
@@ -28,10 +31,6 @@ def system_tasks(loadavg: str = "/proc/loadavg") -> int:
 def _status(path: str) -> dict[bytes, bytes]:
     with open(path, "rb") as file:
         return dict(line.split(b":", 1) for line in file.read().splitlines() if b":" in line)
-
-
-# The initial PID namespace's number (PROC_PID_INIT_INO), fixed in the kernel.
-INITIAL_PID_NAMESPACE = "pid:[4026531836]"
 
 
 def user_tasks(uid: int, proc: str = "/proc") -> int:
