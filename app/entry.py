@@ -28,14 +28,12 @@ def _exit_code(code) -> int:
 
 def main() -> int:
     code = 1  # what an error that escapes everything below gives
-    lowered = one_blas_thread()  # before the command line loads NumPy
-    if lowered is not None:
-        _note(
-            f"note: OPENBLAS_NUM_THREADS={printable(lowered)} lowered to 1: the limit on processes "
-            "(ulimit -u) leaves no room for its threads"
-        )
     try:
         with unwinding():
+            lowered = one_blas_thread()  # before the command line loads NumPy
+            if lowered is not None:
+                own, reason = lowered
+                _note(f"note: OPENBLAS_NUM_THREADS={printable(own)} lowered to 1: {printable(reason)}")
             from app.cli import main as run
 
             code = run()

@@ -111,10 +111,8 @@ def run_gui(options: GuiOptions) -> int:
     """Open the app, run it, close it; returns the process exit code."""
     replaced = fit_software_gl_to_process_limit()
     if replaced is not None:
-        _say(
-            f"note: LP_NUM_THREADS={printable(replaced)} replaced by 0: the limit on processes (ulimit -u) "
-            "leaves no room for the software renderer's threads"
-        )
+        own, reason = replaced
+        _say(f"note: LP_NUM_THREADS={printable(own)} replaced by 0 for the software renderer: {printable(reason)}")
     if options.headless:
         # PyOpenGL picks its platform on first import: EGL needs no X server.
         os.environ["PYOPENGL_PLATFORM"] = "egl"

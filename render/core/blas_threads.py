@@ -6,30 +6,39 @@ four lines of its own and raises SIGINT, so that in the command NumPy's import e
 A user's own ``OPENBLAS_NUM_THREADS`` is kept, unless the limit leaves no room for its threads.
 """
 
+from __future__ import annotations
+
 import os
-import re
+from collections.abc import Mapping, MutableMapping
 
-from render.core.process_room import has_room
+from render.core.process_room import c_int, shortage
 
-
-def openblas_threads(value: str, cpus: int) -> int:
-    """The threads OpenBLAS starts beside the caller's on ``cpus`` CPUs for ``OPENBLAS_NUM_THREADS``
-    ``value``: the variable read as C's atoi reads it, at most the CPUs, all of them for 0 or less."""
-    number = re.match(r"\s*([+-]?\d*)", value)
-    wanted = int(number.group(1)) if number and number.group(1).lstrip("+-") else 0
-    return min(wanted if wanted > 0 else cpus, cpus) - 1
+# Where OpenBLAS looks for its count of threads, in order: the first above 0 decides.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
-def one_blas_thread() -> str | None:
-    """OpenBLAS asked for one thread, unless the environment says otherwise and the limit on
-    processes leaves room for what it says; to take effect, called before the process first imports
-    NumPy. Returns the user's own value where it was lowered to 1, else None."""
-    own = os.environ.get("OPENBLAS_NUM_THREADS")
+def openblas_threads(environ: Mapping[str, str], cpus: int) -> int:
+    """The threads OpenBLAS starts beside the caller's on ``cpus`` CPUs (those the process may run
+    on): the first of THREAD_VARIABLES above 0, read as its atoi reads it, else every CPU; at most
+    the CPUs."""
+    for name in THREAD_VARIABLES:
+        wanted = c_int(environ.get(name, ""), 10) or 0
+        if wanted > 0:
+            return min(wanted, cpus) - 1
+    return cpus - 1
+
+
+def one_blas_thread(environ: MutableMapping[str, str] = os.environ) -> tuple[str, str] | None:
+    """OpenBLAS asked for one thread, unless ``environ`` says otherwise and the limit on processes
+    leaves room for what it says; to take effect, called before the process first imports NumPy.
+    Returns (the user's own value, why it was lowered to 1) where it was, else None."""
+    own = environ.get("OPENBLAS_NUM_THREADS")
     if own is None:
-        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+        environ["OPENBLAS_NUM_THREADS"] = "1"
         return None
-    threads = openblas_threads(own, os.cpu_count() or 1)
-    if threads == 0 or has_room(threads):
+    threads = openblas_threads(environ, len(os.sched_getaffinity(0)))
+    reason = shortage(threads) if threads > 0 else None
+    if reason is None:
         return None
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    return own
+    environ["OPENBLAS_NUM_THREADS"] = "1"
+    return own, reason
