@@ -36,7 +36,8 @@ def one_blas_thread(environ: MutableMapping[str, str] = os.environ) -> tuple[str
     if own is None:
         environ["OPENBLAS_NUM_THREADS"] = "1"
         return None
-    threads = openblas_threads(environ, len(os.sched_getaffinity(0)))
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    threads = openblas_threads(environ, cpus)
     reason = shortage(threads) if threads > 0 else None
     if reason is None:
         return None

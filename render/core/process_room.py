@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-import resource
+import sys
 
 # Free processes kept beside a library's threads: the app's own processes and threads, whose
 # refusal it survives (the CPU reference's workers) or reports in one line.
@@ -105,8 +105,13 @@ def _root(proc: str = "/proc") -> bool:
 
 def shortage(threads: int) -> str | None:
     """Why the soft limit on processes leaves this user no room for ``threads`` more threads beside
-    RESERVE, in a few words; None where it does (always where it is unlimited, or for root). Where
-    the user's processes cannot be counted, that is the reason."""
+    RESERVE, in a few words; None where it does (always where it is unlimited, or for root), and on
+    systems other than Linux, whose processes are not counted here. Where the user's processes
+    cannot be counted on Linux, that is the reason."""
+    if sys.platform != "linux":
+        return None
+    import resource  # Unix only
+
     needed = threads + RESERVE
     limit = resource.getrlimit(resource.RLIMIT_NPROC)[0]
     if limit == resource.RLIM_INFINITY or _root():

@@ -3,6 +3,7 @@ them: render/core/process_room.py."""
 
 import os
 import resource
+import sys
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,8 @@ def test_the_counts_include_this_process():
         assert user_tasks(os.getuid()) >= threads
     except OSError as error:  # where /proc cannot count the user's, it says so
         assert "PID namespace" in str(error)
+
+
+def test_other_systems_are_left_as_they_are(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert _shortage(monkeypatch, 10, Unasked(), Unasked(), 64) is None
