@@ -19,6 +19,7 @@ import sys
 from app.circle_timing import CIRCLE_TIMING_COMMANDS
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
+from app.message_stream import DroppingStream
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
 from render.core.gpu import gpu_failures
@@ -140,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     reserve_standard_descriptors()
     if sys.stderr is None:  # started with stderr closed: messages are dropped, never sent to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    if not isinstance(sys.stderr, DroppingStream):
+        sys.stderr = DroppingStream(sys.stderr)  # type: ignore[assignment]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -66,7 +66,10 @@ _CLOSED_AT_START: set[int] = set()
 def reserve_standard_descriptors() -> None:
     """Hold descriptors 0, 1 and 2 open on /dev/null where the process started with them closed:
     otherwise the next file opened takes the number, and output meant for standard output would go
-    into it. Outputs naming such a descriptor are then refused."""
+    into it. Outputs naming such a descriptor are then refused. The processes the command starts
+    inherit them, as they would have the streams: a Python started with one closed may fail (a
+    library's check in a child process, which reads its answer from the child's output, among
+    them)."""
     for number in (0, 1, 2):
         try:
             os.fstat(number)
@@ -75,6 +78,7 @@ def reserve_standard_descriptors() -> None:
             if held != number:
                 os.dup2(held, number)
                 os.close(held)
+            os.set_inheritable(number, True)
             _CLOSED_AT_START.add(number)
 
 

@@ -44,6 +44,81 @@ def test_messages_are_dropped_not_sent_to_stdout_when_stderr_is_closed(run_main)
     assert (result.returncode, result.stdout) == (2, "")
 
 
+def _png(path):
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return image.size
+
+
+def test_a_stderr_whose_reader_is_gone_still_gets_the_file_written(tmp_path, main_command):
+    # Before, the first message's broken pipe ended the command: exit 1, no file.
+    out = tmp_path / "x.png"
+    command = [*main_command, "render", "--scene", "rand10k", "--size", "64", "--backend", "cpu", "--out", str(out)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stderr.close()  # the reader gone before the first message
+        stdout = process.stdout.read()
+        code = process.wait(timeout=120)
+    assert code == 0, stdout
+    assert _png(out) == (64, 64)
+
+
+def test_a_full_stderr_still_gets_the_file_written(tmp_path, run_main):
+    out = tmp_path / "x.png"
+    with open("/dev/full", "w") as full:
+        result = run_main(
+            "render",
+            "--scene",
+            "rgb",
+            "--size",
+            "8",
+            "--backend",
+            "cpu",
+            "--out",
+            out,
+            stderr=full,
+            capture_output=False,
+        )
+    assert result.returncode == 0
+    assert _png(out) == (8, 8)
+    # An error still ends the command with its code, though its line is lost.
+    with open("/dev/full", "w") as full:
+        again = run_main(
+            "render",
+            "--scene",
+            "rgb",
+            "--size",
+            "8",
+            "--backend",
+            "cpu",
+            "--out",
+            out,
+            stderr=full,
+            capture_output=False,
+        )
+    assert again.returncode == 1
+
+
+def test_the_app_runs_with_stderr_closed(tmp_path, run_main, config):
+    # Before, GLFW's library check, a child Python that inherited descriptor 2 closed, failed:
+    # "Failed to load GLFW3 shared library", exit 1.
+    shot = tmp_path / "shot.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    args = ["gui", "--headless", "--backend", "cpu", "--frames", "2", "--no-settings", "--size", "256"]
+    result = run_main(
+        *args,
+        "--screenshot",
+        shot,
+        env=env,
+        preexec_fn=_close(2),
+        stderr=subprocess.DEVNULL,
+        capture_output=False,
+        stdout=subprocess.PIPE,
+    )
+    assert result.returncode == 0
+    assert shot.is_file()
+
+
 def test_a_removed_working_folder_is_one_line(tmp_path, run_main):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     render = ["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", "x.png"]

@@ -1,0 +1,40 @@
+"""Standard error as the command's messages reach it. Where it cannot take one (a pipe whose reader
+has gone, a full disk), that message and every later one are dropped and the work goes on, so that
+the files the command was asked for are still written; its exit code says how the work went.
+Descriptor 2 then points at /dev/null, where libraries write and the interpreter's last flush
+lands."""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+
+class DroppingStream:
+    """``stream`` (standard error), whose writes and flushes that fail drop the message instead of
+    raising. Everything else is the stream's own."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError:
+            self._drop()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError:
+            self._drop()
+
+    def _drop(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        self._stream = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
