@@ -38,9 +38,8 @@ def main() -> int:
 
             code = run()
     except Stopped as stop:  # before or after the command's own handling: imports, argument parsing
-        if sys.stderr is not None:
-            print(stop.note, file=sys.stderr)
         code = 128 + stop.signum
+        _note(stop.note)
     except SystemExit as done:  # --help, --version, a command line that does not parse
         code = _exit_code(done.code)
         raise

@@ -11,11 +11,15 @@ from typing import TextIO
 
 
 class DroppingStream:
-    """``stream`` (standard error), whose writes and flushes that fail drop the message instead of
-    raising. Everything else is the stream's own."""
+    """``stream`` (standard error, on ``descriptor``), whose writes and flushes that fail drop the
+    message instead of raising. Everything else is the stream's own."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, descriptor: int = 2) -> None:
         self._stream = stream
+        self._descriptor = descriptor
+        # Held for good: collected, it would close the descriptor, and the next file opened would
+        # take its number.
+        self._first = stream
 
     def write(self, text: str) -> int:
         try:
@@ -32,7 +36,7 @@ class DroppingStream:
 
     def _drop(self) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
+        os.dup2(devnull, self._descriptor)
         os.close(devnull)
         self._stream = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
 

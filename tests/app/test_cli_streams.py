@@ -51,16 +51,25 @@ def _png(path):
         return image.size
 
 
-def test_a_stderr_whose_reader_is_gone_still_gets_the_file_written(tmp_path, main_command):
+@pytest.mark.parametrize("to_stdout", [False, True])
+def test_a_stderr_whose_reader_is_gone_still_gets_the_file_written(tmp_path, main_command, to_stdout):
     # Before, the first message's broken pipe ended the command: exit 1, no file.
     out = tmp_path / "x.png"
-    command = [*main_command, "render", "--scene", "rand10k", "--size", "64", "--backend", "cpu", "--out", str(out)]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+    command = [*main_command, "render", "--scene", "rand10k", "--size", "64", "--backend", "cpu", "--out"]
+    with subprocess.Popen(
+        [*command, "-" if to_stdout else str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
         process.stderr.close()  # the reader gone before the first message
         stdout = process.stdout.read()
         code = process.wait(timeout=120)
     assert code == 0, stdout
-    assert _png(out) == (64, 64)
+    # Nothing meant for stderr reaches stdout: the PNG alone, or the line naming the file.
+    subprocess.run([*command, str(out), "--overwrite"], check=True, capture_output=True, timeout=120)
+    if to_stdout:
+        assert stdout == out.read_bytes()
+    else:
+        assert stdout.decode().splitlines() == [f"wrote {out} (rand10k, 64x64, frame 0, cpu reference)"]
+        assert _png(out) == (64, 64)
 
 
 def test_a_full_stderr_still_gets_the_file_written(tmp_path, run_main):
@@ -165,3 +174,30 @@ def test_a_stop_while_the_command_line_loads_is_the_usual_line(repo_root, name):
     number = getattr(signal, name)
     assert result.returncode == 128 + number, result.stderr
     assert result.stderr == ("interrupted\n" if name == "SIGINT" else f"stopped by {name}\n")
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_stop_while_the_command_line_loads_with_a_broken_stderr_keeps_its_code(repo_root, name):
+    # Before, the line's broken pipe escaped before the code was set: exit 1.
+    script = _STOP_WHILE_LOADING.format(root=str(repo_root), name=name)
+    command = [sys.executable, "-c", script, "render", "--scene", "rgb", "--size", "8", "--backend", "cpu"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stderr.close()
+        stdout = process.stdout.read()
+        code = process.wait(timeout=60)
+    assert (code, stdout) == (128 + getattr(signal, name), b"")
+
+
+def test_a_dropped_stream_drops_every_later_message_onto_dev_null():
+    from app.message_stream import DroppingStream
+
+    read, write = os.pipe()
+    os.close(read)  # a pipe whose reader is gone
+    original = os.fdopen(write, "w", buffering=1)
+    stream = DroppingStream(original, descriptor=write)
+    assert stream.write("first\n") == len("first\n")
+    assert os.readlink(f"/proc/self/fd/{write}") == os.devnull  # the descriptor too, for children
+    stream.write("second\n")
+    stream.flush()
+    assert stream.closed is False  # the rest is the stream's own
+    original.close()
