@@ -74,38 +74,15 @@ def test_a_stderr_whose_reader_is_gone_still_gets_the_file_written(tmp_path, mai
 
 def test_a_full_stderr_still_gets_the_file_written(tmp_path, run_main):
     out = tmp_path / "x.png"
-    with open("/dev/full", "w") as full:
-        result = run_main(
-            "render",
-            "--scene",
-            "rgb",
-            "--size",
-            "8",
-            "--backend",
-            "cpu",
-            "--out",
-            out,
-            stderr=full,
-            capture_output=False,
-        )
-    assert result.returncode == 0
+
+    def render():
+        with open("/dev/full", "w") as full:
+            args = ["render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", out]
+            return run_main(*args, stderr=full, capture_output=False).returncode
+
+    assert render() == 0
     assert _png(out) == (8, 8)
-    # An error still ends the command with its code, though its line is lost.
-    with open("/dev/full", "w") as full:
-        again = run_main(
-            "render",
-            "--scene",
-            "rgb",
-            "--size",
-            "8",
-            "--backend",
-            "cpu",
-            "--out",
-            out,
-            stderr=full,
-            capture_output=False,
-        )
-    assert again.returncode == 1
+    assert render() == 1  # an error still ends the command with its code, though its line is lost
 
 
 def test_the_app_runs_with_stderr_closed(tmp_path, run_main, config):
