@@ -73,9 +73,10 @@ def _host_failure(error: BaseException) -> str | None:
     """The one line for a failure of the host rather than of the command, None for any other error:
     a process or thread refused (a fork's EAGAIN, where a write to a non-blocking output, which gives
     EAGAIN too, says how much of it was written; or the RuntimeError of a thread Python could not
-    start, for want of processes or of memory alike), or a library that did not load (an
+    start, for want of processes or of memory alike), a library that did not load (an
     ImportError, or an OSError without an error number, which a write's failure always has: its
-    shared object found no room under ``ulimit -v``, say)."""
+    shared object found no room under ``ulimit -v``, say), or a working folder removed under the
+    command where something other than its writes, which name their files, looked for it."""
     if isinstance(error, RuntimeError):
         return REFUSED if str(error) == "can't start new thread" else None
     if isinstance(error, ImportError):
@@ -85,7 +86,18 @@ def _host_failure(error: BaseException) -> str | None:
             return str(error)
         if error.errno == errno.EAGAIN and error.filename is None and not hasattr(error, "characters_written"):
             return REFUSED
+        if error.errno == errno.ENOENT and error.filename is None and not _working_folder_exists():
+            # A library that reads the working folder (coverage, loaded by numba, does at import).
+            return f"the working folder was removed: {error.strerror}"
     return None
+
+
+def _working_folder_exists() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -369,3 +369,23 @@ def test_a_failure_of_the_host_while_looking_for_a_display_is_one_line(monkeypat
     monkeypatch.setattr(app.displays, "has_display", failed)
     assert main([]) == 1
     assert capsys.readouterr().err == line + "\n"
+
+
+def test_a_removed_working_folder_met_outside_the_writes_is_one_line(tmp_path, monkeypatch, capsys):
+    # As numba's import of coverage, which reads the working folder, meets it on some machines:
+    # before, "cannot write to standard output".
+    from render.circles.reference import ReferenceRenderer
+
+    def failed(self):
+        os.path.abspath(".")
+
+    monkeypatch.setattr(ReferenceRenderer, "render", failed)
+    monkeypatch.setattr(app.cli, "_silence_stdout", lambda: None)
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    out = tmp_path / "a.png"
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(out)]) == 1
+    errors = [text for text in capsys.readouterr().err.splitlines() if text.startswith("error:")]
+    assert errors == ["error: the working folder was removed: No such file or directory"]
