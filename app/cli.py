@@ -19,7 +19,7 @@ import sys
 from app.circle_timing import CIRCLE_TIMING_COMMANDS
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
-from app.message_stream import DroppingStream
+from app.message_stream import take_messages
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
 from render.core.gpu import gpu_failures
@@ -28,7 +28,7 @@ from render.core.renderer import NoGpu, RendererUnavailable
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
-from scenes.safe_write import OutputError, free_name, reserve_standard_descriptors
+from scenes.safe_write import OutputError, free_name
 
 # Where each command's output files are, so that messages move to stderr when one of them is stdout.
 _OUTPUT_OPTIONS = ("out", "raw", "json", "chart", "screenshot", "stats", "file")
@@ -150,11 +150,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    reserve_standard_descriptors()
-    if sys.stderr is None:  # started with stderr closed: messages are dropped, never sent to stdout
-        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
-    if not isinstance(sys.stderr, DroppingStream):
-        sys.stderr = DroppingStream(sys.stderr)  # type: ignore[assignment]
+    take_messages()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

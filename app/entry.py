@@ -5,18 +5,10 @@ it. Only the interpreter's own start comes before."""
 
 import sys
 
+from app.message_stream import take_messages
 from app.printable import printable
 from app.signals import Stopped, guard_exit, unwinding
 from render.core.blas_threads import one_blas_thread
-
-
-def _note(line: str) -> None:
-    """``line`` on standard error, where there is one that takes it."""
-    try:
-        if sys.stderr is not None:
-            print(line, file=sys.stderr)
-    except (OSError, ValueError):  # closed, or a pipe with no reader
-        pass
 
 
 def _exit_code(code) -> int:
@@ -28,18 +20,19 @@ def _exit_code(code) -> int:
 
 def main() -> int:
     code = 1  # what an error that escapes everything below gives
+    take_messages()  # a standard error closed, broken or full drops the lines below
     try:
         with unwinding():
             lowered = one_blas_thread()  # before the command line loads NumPy
             if lowered is not None:
                 own, reason = lowered
-                _note(f"note: OPENBLAS_NUM_THREADS={printable(own)} lowered to 1: {printable(reason)}")
+                print(f"note: OPENBLAS_NUM_THREADS={printable(own)} lowered to 1: {printable(reason)}", file=sys.stderr)
             from app.cli import main as run
 
             code = run()
     except Stopped as stop:  # before or after the command's own handling: imports, argument parsing
         code = 128 + stop.signum
-        _note(stop.note)
+        print(stop.note, file=sys.stderr)
     except SystemExit as done:  # --help, --version, a command line that does not parse
         code = _exit_code(done.code)
         raise

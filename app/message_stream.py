@@ -7,7 +7,22 @@ lands."""
 from __future__ import annotations
 
 import os
+import sys
 from typing import TextIO
+
+from scenes.safe_write import reserve_standard_descriptors
+
+
+def take_messages() -> None:
+    """Ready standard error for the command's messages, before the first: descriptors 0-2 held
+    where they started closed (reserve_standard_descriptors), a closed standard error's messages
+    dropped (never sent to standard output), and every later failure of it dropping them too
+    (DroppingStream). Calling it again changes nothing."""
+    reserve_standard_descriptors()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    if not isinstance(sys.stderr, DroppingStream):
+        sys.stderr = DroppingStream(sys.stderr)  # type: ignore[assignment]
 
 
 class DroppingStream:

@@ -3,7 +3,6 @@ own count lowered where the limit on processes (``ulimit -u``) leaves no room fo
 
 import os
 import resource
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,18 +99,6 @@ def test_the_command_asks_before_numpy_loads(own):
         env["OPENBLAS_NUM_THREADS"] = own
     result = _entry(env)
     assert result.stdout.splitlines()[-1] == f"False {own or 1}", result.stderr
-
-
-@pytest.fixture
-def bound_by_the_limit():
-    """The start of a command line that runs its command as a user the limit on processes binds
-    in rasterlab's eyes: root in a user namespace of its own (``unshare -U``), with no ID mapped,
-    whom the kernel still exempts, so that the command runs whatever the limit."""
-    if os.getuid() != 0 or shutil.which("unshare") is None:
-        pytest.skip("needs root and unshare")
-    if subprocess.run(["unshare", "-U", "true"], capture_output=True).returncode != 0:
-        pytest.skip("no user namespaces here")
-    return ["unshare", "-U"]
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="on one CPU, OpenBLAS starts no thread")
