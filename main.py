@@ -2,7 +2,13 @@
 
 import sys
 
-from app.entry import main
+# Checked before the package loads, whose code older Pythons cannot parse; written so that they can
+# parse this file.
+if sys.version_info < (3, 11):  # noqa: UP036
+    found = (sys.executable,) + tuple(sys.version_info[:2])
+    sys.exit("error: rasterlab needs Python 3.11 or newer; %s is Python %d.%d" % found)  # noqa: UP031
+
+from app.entry import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -20,11 +20,14 @@ from app.circle_timing import CIRCLE_TIMING_COMMANDS
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.message_stream import take_messages
+from app.missing_package import import_failure
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
+from render.core import address_space
+from render.core.address_space import AddressSpaceShort, limit_note
 from render.core.gpu import gpu_failures
 from render.core.nvtx import set_nvtx
-from render.core.renderer import NoGpu, RendererUnavailable
+from render.core.renderer import NoGpu, OutOfHostMemory, RendererUnavailable
 from render.kinds import KINDS
 from scenes.file_reading import WrongKind
 from scenes.files import SceneFileError
@@ -73,14 +76,17 @@ def _host_failure(error: BaseException) -> str | None:
     """The one line for a failure of the host rather than of the command, None for any other error:
     a process or thread refused (a fork's EAGAIN, where a write to a non-blocking output, which gives
     EAGAIN too, says how much of it was written; or the RuntimeError of a thread Python could not
-    start, for want of processes or of memory alike), a library that did not load (an
+    start, for want of processes or of memory alike), the SystemError of a library that ran out of
+    memory under a limit on address space, a library that did not load (an
     ImportError, or an OSError without an error number, which a write's failure always has: its
     shared object found no room under ``ulimit -v``, say), or a working folder removed under the
     command where something other than its writes, which name their files, looked for it."""
+    if isinstance(error, SystemError):  # a C extension whose allocation failed and left no exception
+        return f"a library ran out of memory ({error})" if address_space.limit_bytes() is not None else None
     if isinstance(error, RuntimeError):
         return REFUSED if str(error) == "can't start new thread" else None
     if isinstance(error, ImportError):
-        return f"cannot load a library: {error}"
+        return import_failure(error)
     if isinstance(error, OSError):
         if error.errno is None:
             return str(error)
@@ -108,6 +114,9 @@ def _run(args: argparse.Namespace) -> int:
     except NoGpu as error:
         note(f"error: {error}")
         return 3
+    except OutOfHostMemory as error:
+        note(f"error: {error}{limit_note()}")
+        return 1
     except WrongKind as error:
         note(f"error: {error}; it is a {error.found} scene file: add --renderer {error.found}")
         return 1
@@ -117,16 +126,19 @@ def _run(args: argparse.Namespace) -> int:
     except (*_USAGE_ERRORS, OutputRefused) as error:
         note(f"error: {error}")
         return 2
+    except AddressSpaceShort as error:
+        note(f"error: {error}")
+        return 1
     except MemoryError:
-        note(f"error: not enough host memory for this {args.command} (try a smaller size or count)")
+        note(f"error: not enough host memory for this {args.command} (try a smaller size or count){limit_note()}")
         return 1
     except gpu_failures() as error:  # a kernel that faulted (a user's, say), or a lost GPU
-        note(f"error: the GPU failed while the {args.action} ran: {error}")
+        note(f"error: the GPU failed while the {args.action} ran: {error}{limit_note()}")
         _quiet_teardown()
         return 1
-    except (OSError, RuntimeError, ImportError) as error:
+    except (OSError, RuntimeError, ImportError, SystemError) as error:
         if (line := _host_failure(error)) is not None:
-            note(f"error: {line}")
+            note(f"error: {line}{limit_note()}")
             return 1
         if not isinstance(error, OSError):
             raise
@@ -172,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, RuntimeError, ImportError) as error:
             if (line := _host_failure(error)) is None:
                 raise
-            note(f"error: {line}")
+            note(f"error: {line}{limit_note()}")
             return 1
         if display:
             from app.launch import GuiOptions, run_gui

@@ -6,6 +6,7 @@ it. Only the interpreter's own start comes before."""
 import sys
 
 from app.message_stream import take_messages
+from app.missing_package import load_failure
 from app.printable import printable
 from app.signals import Stopped, guard_exit, unwinding
 from render.core.blas_threads import one_blas_thread
@@ -27,8 +28,13 @@ def main() -> int:
             if lowered is not None:
                 own, reason = lowered
                 print(f"note: OPENBLAS_NUM_THREADS={printable(own)} lowered to 1: {printable(reason)}", file=sys.stderr)
-            from app.cli import main as run
-
+            try:
+                from app.cli import main as run
+            except (ImportError, MemoryError, SystemError) as error:
+                # A package the command line needs (NumPy, Pillow) missing, or one that could not load
+                # for want of memory (the SystemError of a C extension whose set-up ran out of it).
+                print(f"error: {printable(load_failure(error))}", file=sys.stderr)
+                return code
             code = run()
     except Stopped as stop:  # before or after the command's own handling: imports, argument parsing
         code = 128 + stop.signum

@@ -17,9 +17,14 @@ from app.interop_check import start_interop_check
 from app.printable import printable
 from app.settings import Settings, load_settings, save_settings
 from app.software_gl import fit_software_gl_to_process_limit
+from render.core.address_space import MIB, AddressSpaceShort, ensure_room, limit_note
 from render.core.image_io import write_text_file
 from render.kinds import KINDS
 from scenes.safe_write import NEW_FILE, Placement
+
+# The address space the window's libraries take as they load, imgui_bundle's C++ set-up above all
+# (tests/app/test_address_space.py measures it: about 70 MiB), with room to spare.
+WINDOW_LIBRARY_ROOM = 160 * MIB
 
 
 @dataclasses.dataclass
@@ -151,7 +156,14 @@ def _open_and_run(options: GuiOptions, settings: Settings, cuda, interop_check) 
         else:
             surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
     except NoDisplay as error:
-        _say(f"error: {error}" + ("" if options.headless else f"; {NO_DISPLAY_ADVICE}"))
+        _say(f"error: {error}" + (limit_note() if options.headless else f"; {NO_DISPLAY_ADVICE}"))
+        return 1, False
+    try:
+        # imgui_bundle's C++ set-up aborts the process where an allocation fails as it loads.
+        ensure_room(WINDOW_LIBRARY_ROOM, "load the window's libraries")
+    except AddressSpaceShort as error:
+        surface.close()
+        _say(f"error: {error}")
         return 1, False
     from app.window import App
 

@@ -15,9 +15,14 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from render.core.address_space import MIB, ensure_room
+
 # Circles are blended in runs of at most this many box pixels between progress reports, which also
 # check whether the frame was given up: about 10 ms each.
 RUN_PIXELS = 1 << 22
+# The address space LLVM takes to compile the blend or load it from Numba's cache (tests measure it:
+# 17-23 MiB), with some room to spare: where an allocation fails, LLVM aborts the process.
+COMPILE_ROOM = 32 * MIB
 
 
 @numba.njit(cache=True, nogil=True)
@@ -68,7 +73,9 @@ def blend_flat(
 
 
 def compile_now() -> None:
-    """Compile (or load from Numba's cache) the blend, so that no frame pays for it."""
+    """Compile (or load from Numba's cache) the blend, so that no frame pays for it; AddressSpaceShort
+    where the limit on address space leaves LLVM too little room."""
+    ensure_room(COMPILE_ROOM, "compile the CPU reference's blend")
     planes = np.zeros((4, 1, 1), np.float32)
     no = np.zeros((0, 3), np.float32)
     one = np.zeros(1, np.float32)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import threading
 
+from render.core.address_space import limit_note
+
 # CUDA refuses a device-wide synchronize while any thread of the process captures a CUDA graph, and
 # the capture is lost: a race's frames synchronize in a thread of their own while the app loads a
 # renderer, which captures its frame. Captures (render.core.frame_graph) and synchronize_device
@@ -17,15 +19,25 @@ def gpu_problem() -> str | None:
     """None when a CUDA device can run our kernels, else one line saying why it cannot."""
     try:
         import cupy
-    except ImportError as error:
-        return f"CuPy is not installed ({error})"
+    except ModuleNotFoundError as error:
+        if error.name == "cupy":
+            return "CuPy is not installed"
+        return f"CuPy did not load ({_first_line(error)}){limit_note()}"
+    except (ImportError, MemoryError, SystemError) as error:
+        # CuPy's own ImportError is pages of advice; what failed is the error it was raised from.
+        return f"CuPy did not load ({_first_line(error.__cause__ or error)}){limit_note()}"
     try:
         if not cupy.cuda.is_available():
-            return "no CUDA GPU is available (CuPy found no usable device or driver)"
+            return f"no CUDA GPU is available (CuPy found no usable device or driver){limit_note()}"
         cupy.cuda.runtime.getDeviceProperties(0)
     except Exception as error:  # CuPy raises driver errors of several types
-        return f"the CUDA GPU cannot be used ({error})"
+        return f"the CUDA GPU cannot be used ({_first_line(error)}){limit_note()}"
     return None
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip(" =")]
+    return lines[0] if lines else type(error).__name__
 
 
 def start_cuda() -> None:
@@ -50,7 +62,7 @@ def gpu_failures() -> tuple[type[Exception], ...]:
     and left the context unusable, a driver error); empty without CuPy, so ``except`` catches none."""
     try:
         import cupy
-    except ImportError:
+    except (ImportError, MemoryError, SystemError):  # no CuPy, or one that cannot load: no CUDA call was made
         return ()
     return (cupy.cuda.driver.CUDADriverError, cupy.cuda.runtime.CUDARuntimeError)
 

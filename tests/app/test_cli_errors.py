@@ -358,6 +358,55 @@ def test_a_failure_of_the_host_is_named_as_such(tmp_path, monkeypatch, capsys, f
     assert "ulimit -u" in app.cli.REFUSED and "ulimit -v" in app.cli.REFUSED
 
 
+UNDER_A_LIMIT = "; under the limit on memory (ulimit -v 500000), which may be too low: raise it"
+
+
+@pytest.mark.parametrize(
+    ("failure", "line"),
+    [
+        (MemoryError(), "error: not enough host memory for this render (try a smaller size or count)"),
+        (
+            SystemError("error return without exception set"),
+            "error: a library ran out of memory (error return without exception set)",
+        ),
+        (
+            ImportError("/x/libGLX.so: failed to map segment"),
+            "error: cannot load a library: /x/libGLX.so: failed to map segment",
+        ),
+        (RuntimeError("can't start new thread"), f"error: {app.cli.REFUSED}"),
+    ],
+    ids=["memory", "system-error", "import", "thread"],
+)
+def test_under_a_limit_on_address_space_a_host_failure_names_the_limit(tmp_path, monkeypatch, capsys, failure, line):
+    # Before, a SystemError (NumPy's or Numba's set-up short of memory) printed a traceback, and no
+    # line said that the limit could be the cause.
+    from render.circles.reference import ReferenceRenderer
+    from render.core import address_space
+
+    def failed(self):
+        raise failure
+
+    monkeypatch.setattr(ReferenceRenderer, "render", failed)
+    monkeypatch.setattr(address_space, "limit_bytes", lambda: 500000 * 1024)
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "a.png")]) == 1
+    errors = [text for text in capsys.readouterr().err.splitlines() if text.startswith("error:")]
+    assert errors == [line + UNDER_A_LIMIT]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_a_limit_on_address_space_a_system_error_is_not_taken_for_memory(tmp_path, monkeypatch):
+    from render.circles.reference import ReferenceRenderer
+    from render.core import address_space
+
+    def failed(self):
+        raise SystemError("a bug in a library")
+
+    monkeypatch.setattr(ReferenceRenderer, "render", failed)
+    monkeypatch.setattr(address_space, "limit_bytes", lambda: None)
+    with pytest.raises(SystemError):
+        main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "a.png")])
+
+
 @pytest.mark.parametrize(("failure", "line"), HOST_FAILURES[1:5], ids=["fork", "thread", "no-errno", "import"])
 def test_a_failure_of_the_host_while_looking_for_a_display_is_one_line(monkeypatch, capsys, failure, line):
     # Before, with no command at `ulimit -u 1`, glfw's import (its process refused) printed a traceback.

@@ -1,0 +1,71 @@
+"""The limit on address space (``ulimit -v``) where the app's window loads: imgui_bundle's C++
+set-up aborts the process where an allocation fails as it loads, so the app first checks that the
+room it needs is there; and the one line each command prints where a check refuses. Each limit is
+set in a process of its own."""
+
+import signal
+import subprocess
+import sys
+
+from app.launch import WINDOW_LIBRARY_ROOM
+from render.core.address_space import MIB
+
+LIMIT = 32 << 30  # far above what the commands take, so that only the room asked for decides
+
+
+def _probe(probe_path, headroom: int, mode: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(probe_path("address_space_probe.py")), "window", str(headroom), mode]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_the_window_loaded_with_too_little_room_is_refused_where_imgui_would_abort(probe_path):
+    # Unchecked, the import fails in one of several ways as the room shrinks: a library's segment
+    # not mapped, a MemoryError, or (here, with 56-63 MiB left) nanobind's abort.
+    aborted = [h for h in range(40, 82, 2) if _probe(probe_path, h, "unchecked").returncode == -signal.SIGABRT]
+    assert aborted, "no room left aborted the unchecked import: the test would not see a missing check"
+    for headroom in aborted:
+        checked = _probe(probe_path, headroom, "checked")
+        assert checked.returncode == 0 and checked.stdout.startswith("short: the limit on memory"), checked.stderr
+        assert "leaves too little room to load the window's libraries (160 MiB more): raise it" in checked.stdout
+
+
+def test_the_window_loads_within_its_room(probe_path):
+    taken = _probe(probe_path, 0, "measure")
+    assert 16 * MIB < int(taken.stdout) <= WINDOW_LIBRARY_ROOM, taken.stderr
+    loaded = _probe(probe_path, WINDOW_LIBRARY_ROOM // MIB + 8, "checked")
+    assert loaded.stdout == "done\n", loaded.stdout + loaded.stderr
+
+
+def _main_with_room(repo_root, module: str, constant: str, args: list[str], cwd) -> subprocess.CompletedProcess:
+    """main.py run with ``args`` under LIMIT, where ``module.constant``, the room a step checks for,
+    is more than the limit."""
+    code = (
+        "import importlib, resource, runpy, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+        f"setattr(importlib.import_module({module!r}), {constant!r}, {2 * LIMIT})\n"
+        f"sys.argv = ['main.py', *{args!r}]\n"
+        f"runpy.run_path({str(repo_root / 'main.py')!r}, run_name='__main__')\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_render_says_in_one_line_that_the_limit_leaves_no_room_to_compile(repo_root, tmp_path):
+    args = ["render", "--scene", "rand10k", "--size", "64", "--backend", "cpu", "--out", "r.png"]
+    result = _main_with_room(repo_root, "render.circles.flat_blend", "COMPILE_ROOM", args, tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        f"error: the limit on memory (ulimit -v {LIMIT // 1024}) leaves too little room to compile the CPU "
+        f"reference's blend ({2 * LIMIT // MIB} MiB more): raise it"
+    )
+    assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_gui_says_in_one_line_that_the_limit_leaves_no_room_for_the_window(repo_root, tmp_path):
+    args = ["gui", "--headless", "--backend", "cpu", "--no-settings", "--frames", "2", "--screenshot", "s.png"]
+    result = _main_with_room(repo_root, "app.launch", "WINDOW_LIBRARY_ROOM", args, tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        f"error: the limit on memory (ulimit -v {LIMIT // 1024}) leaves too little room to load the window's "
+        f"libraries ({2 * LIMIT // MIB} MiB more): raise it"
+    )
+    assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []

@@ -1,0 +1,76 @@
+"""The limit on address space (``ulimit -v``): the room a step checks for before native code that
+would abort the process where an allocation fails (LLVM compiling the CPU reference's blend), the
+note that names the limit, and the room the blend's compile really takes. Each limit is set in a
+process of its own: set here, it would bind every later test."""
+
+import os
+import signal
+import subprocess
+import sys
+
+from render.circles.flat_blend import COMPILE_ROOM
+from render.core.address_space import MIB
+
+
+def _python(code: str, repo_root) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo_root, timeout=60)
+
+
+def test_without_a_limit_nothing_is_checked_or_noted(repo_root):
+    code = (
+        "import resource; from render.core import address_space as a\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))\n"
+        "a.ensure_room(1 << 50, 'map a petabyte')\n"
+        "print(a.limit_bytes(), repr(a.limit_note()))"
+    )
+    result = _python(code, repo_root)
+    assert result.stdout == "None ''\n", result.stderr
+
+
+def test_a_limit_is_named_in_kilobytes_and_checked_against_the_room_left(repo_root):
+    code = (
+        "import re, resource; from render.core import address_space as a\n"
+        "size = int(re.search(r'VmSize:\\s+(\\d+)', open('/proc/self/status').read()).group(1)) * 1024\n"
+        "limit = size + (256 << 20)\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY))\n"
+        "print(limit // 1024)\n"
+        "a.ensure_room(64 << 20, 'fit')\n"
+        "print(a.limit_bytes() == limit, a.limit_note())\n"
+        "try:\n"
+        "    a.ensure_room(512 << 20, 'load a big thing')\n"
+        "except a.AddressSpaceShort as error:\n"
+        "    print(isinstance(error, MemoryError), error)\n"
+    )
+    result = _python(code, repo_root)
+    kilobytes, fits, short = result.stdout.splitlines()
+    assert fits == f"True ; under the limit on memory (ulimit -v {kilobytes}), which may be too low: raise it"
+    assert short == (
+        f"True the limit on memory (ulimit -v {kilobytes}) leaves too little room to load a big thing "
+        "(512 MiB more): raise it"
+    )
+
+
+def test_the_blend_compiled_with_too_little_room_is_refused_where_llvm_would_abort(probe_path, tmp_path):
+    probe = [sys.executable, str(probe_path("address_space_probe.py")), "compile"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    for cached in (False, True):  # compiled from nothing, then loaded from Numba's cache
+        if cached:
+            subprocess.run([*probe, "0", "measure"], capture_output=True, timeout=120, env=env, check=True)
+        unchecked = subprocess.run([*probe, "1", "unchecked"], capture_output=True, text=True, timeout=120, env=env)
+        assert unchecked.returncode == -signal.SIGABRT, unchecked.stdout + unchecked.stderr
+        checked = subprocess.run([*probe, "1", "checked"], capture_output=True, text=True, timeout=120, env=env)
+        assert checked.returncode == 0 and checked.stderr == "", checked.stderr
+        assert checked.stdout.startswith("short: the limit on memory (ulimit -v ")
+        assert checked.stdout.endswith(
+            ") leaves too little room to compile the CPU reference's blend (32 MiB more): raise it\n"
+        )
+
+
+def test_the_blend_compiles_within_its_room(probe_path, tmp_path):
+    probe = [sys.executable, str(probe_path("address_space_probe.py")), "compile"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    for _ in range(2):  # compiled, then loaded from the cache
+        taken = subprocess.run([*probe, "0", "measure"], capture_output=True, text=True, timeout=120, env=env)
+        assert 4 * MIB < int(taken.stdout) <= COMPILE_ROOM, taken.stderr
+    room = subprocess.run([*probe, str(COMPILE_ROOM // MIB), "checked"], capture_output=True, text=True, env=env)
+    assert room.stdout == "done\n", room.stdout + room.stderr
