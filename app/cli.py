@@ -79,7 +79,8 @@ def _host_failure(error: BaseException) -> str | None:
     start, for want of processes or of memory alike), the SystemError of a library that ran out of
     memory under a limit on address space, a library that did not load (an
     ImportError, or an OSError without an error number, which a write's failure always has: its
-    shared object found no room under ``ulimit -v``, say), or a working folder removed under the
+    shared object found no room under ``ulimit -v``, say; or with ENOMEM, which no write gives), or a
+    working folder removed under the
     command where something other than its writes, which name their files, looked for it."""
     if isinstance(error, SystemError):  # a C extension whose allocation failed and left no exception
         return f"a library ran out of memory ({error})" if address_space.limit_bytes() is not None else None
@@ -90,6 +91,8 @@ def _host_failure(error: BaseException) -> str | None:
     if isinstance(error, OSError):
         if error.errno is None:
             return str(error)
+        if error.errno == errno.ENOMEM:  # never a write's: a library's mapping (llvmlite's, under ulimit -v)
+            return f"not enough memory: {error}"
         if error.errno == errno.EAGAIN and error.filename is None and not hasattr(error, "characters_written"):
             return REFUSED
         if error.errno == errno.ENOENT and error.filename is None and not _working_folder_exists():

@@ -10,6 +10,7 @@ reordered: the pixels are the NumPy passes', bit for bit, which the tests check.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import numba
@@ -21,7 +22,7 @@ from render.core.address_space import MIB, ensure_room
 # check whether the frame was given up: about 10 ms each.
 RUN_PIXELS = 1 << 22
 # The address space LLVM takes to compile the blend or load it from Numba's cache (tests measure it:
-# 17-23 MiB), with some room to spare: where an allocation fails, LLVM aborts the process.
+# 11-17 MiB), with some room to spare: where an allocation fails, LLVM aborts the process.
 COMPILE_ROOM = 32 * MIB
 
 
@@ -75,6 +76,10 @@ def blend_flat(
 def compile_now() -> None:
     """Compile (or load from Numba's cache) the blend, so that no frame pays for it; AddressSpaceShort
     where the limit on address space leaves LLVM too little room."""
+    # What Numba's first compile loads besides LLVM's work, first: where SciPy is installed, its
+    # BLAS (a library and OpenBLAS's buffers, 50-700 MiB with the threads of 2-16 CPUs), whose
+    # failures Python sees. The room checked next is then LLVM's own, which it cannot do without.
+    importlib.import_module("numba.np.arraymath")
     ensure_room(COMPILE_ROOM, "compile the CPU reference's blend")
     planes = np.zeros((4, 1, 1), np.float32)
     no = np.zeros((0, 3), np.float32)

@@ -41,6 +41,7 @@ def _main_with_room(repo_root, module: str, constant: str, args: list[str], cwd)
     is more than the limit."""
     code = (
         "import importlib, resource, runpy, sys\n"
+        f"sys.path.insert(0, {str(repo_root)!r})\n"
         f"resource.setrlimit(resource.RLIMIT_AS, ({LIMIT}, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
         f"setattr(importlib.import_module({module!r}), {constant!r}, {2 * LIMIT})\n"
         f"sys.argv = ['main.py', *{args!r}]\n"

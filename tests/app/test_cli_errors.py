@@ -335,12 +335,18 @@ HOST_FAILURES = [
         ImportError("/x/_imgui_bundle.so: failed to map segment from shared object"),
         "error: cannot load a library: /x/_imgui_bundle.so: failed to map segment from shared object",
     ),
+    (
+        OSError(errno.ENOMEM, os.strerror(errno.ENOMEM), "/x/llvmlite/binding"),
+        "error: not enough memory: [Errno 12] Cannot allocate memory: '/x/llvmlite/binding'",
+    ),
     (_full_output(), "error: cannot write to standard output: Resource temporarily unavailable"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("failure", "line"), HOST_FAILURES, ids=["descriptors", "fork", "thread", "no-errno", "import", "full-output"]
+    ("failure", "line"),
+    HOST_FAILURES,
+    ids=["descriptors", "fork", "thread", "no-errno", "import", "no-memory", "full-output"],
 )
 def test_a_failure_of_the_host_is_named_as_such(tmp_path, monkeypatch, capsys, failure, line):
     from render.circles.reference import ReferenceRenderer

@@ -29,6 +29,8 @@ def _status(field: str) -> int:
 def main() -> int:
     step, headroom, mode = sys.argv[1], int(sys.argv[2]) << 20, sys.argv[3]
     if step == "compile":
+        import numba.np.arraymath  # noqa: F401  (loaded before the limit, as compile_now loads it before its check)
+
         from render.circles import flat_blend
 
         if mode == "unchecked":
