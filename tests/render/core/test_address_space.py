@@ -50,14 +50,23 @@ def test_a_limit_is_named_in_kilobytes_and_checked_against_the_room_left(repo_ro
     )
 
 
+def _unchecked_outcome(command: list[str], env: dict) -> str:
+    """How the probe's unchecked compile ended: ``aborted``, ``hung`` (on the H200 machine, where
+    SciPy's OpenBLAS runs 16 threads, it never ended), or its exit code and output."""
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    except subprocess.TimeoutExpired:
+        return "hung"
+    return "aborted" if result.returncode == -signal.SIGABRT else f"{result.returncode}: {result.stdout}{result.stderr}"
+
+
 def test_the_blend_compiled_with_too_little_room_is_refused_where_llvm_would_abort(probe_path, tmp_path):
     probe = [sys.executable, str(probe_path("address_space_probe.py")), "compile"]
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     for cached in (False, True):  # compiled from nothing, then loaded from Numba's cache
         if cached:
             subprocess.run([*probe, "0", "measure"], capture_output=True, timeout=120, env=env, check=True)
-        unchecked = subprocess.run([*probe, "1", "unchecked"], capture_output=True, text=True, timeout=120, env=env)
-        assert unchecked.returncode == -signal.SIGABRT, unchecked.stdout + unchecked.stderr
+        assert _unchecked_outcome([*probe, "1", "unchecked"], env) in ("aborted", "hung")
         checked = subprocess.run([*probe, "1", "checked"], capture_output=True, text=True, timeout=120, env=env)
         assert checked.returncode == 0 and checked.stderr == "", checked.stderr
         assert checked.stdout.startswith("short: the limit on memory (ulimit -v ")
