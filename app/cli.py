@@ -25,7 +25,7 @@ from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
 from render.core import address_space
 from render.core.address_space import AddressSpaceShort, limit_note
-from render.core.gpu import gpu_failures
+from render.core.gpu import gpu_failures, is_out_of_memory
 from render.core.nvtx import set_nvtx
 from render.core.renderer import NoGpu, OutOfHostMemory, RendererUnavailable
 from render.kinds import KINDS
@@ -135,8 +135,9 @@ def _run(args: argparse.Namespace) -> int:
     except MemoryError:
         note(f"error: not enough host memory for this {args.command} (try a smaller size or count){limit_note()}")
         return 1
-    except gpu_failures() as error:  # a kernel that faulted (a user's, say), or a lost GPU
-        note(f"error: the GPU failed while the {args.action} ran: {error}{limit_note()}")
+    except gpu_failures() as error:  # a kernel that faulted (a user's, say), a lost GPU, or no memory left
+        what = "ran out of memory" if is_out_of_memory(error) else "failed"
+        note(f"error: the GPU {what} while the {args.action} ran: {error}{limit_note()}")
         _quiet_teardown()
         return 1
     except (OSError, RuntimeError, ImportError, SystemError) as error:

@@ -28,6 +28,7 @@ from app.reference_check import CheckResult, ReferenceCheck
 from app.settings import Settings
 from app.slow_changes import PendingChange, SlowChanges
 from app.variant_actions import VariantActions
+from render.core.address_space import limit_note
 from render.core.gpu import gpu_failures, gpu_problem, is_out_of_memory, release_cached_gpu_memory
 from render.core.kind import Look, RendererKind
 from render.core.limits import APP_SIZE, SEED, SPHERE_COUNT, Limit, OutOfRange
@@ -273,7 +274,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
             if not is_out_of_memory(error):
                 self.gpu_failed(error)
                 return False
-            self.status = f"{scene.name} at {size}x{size} does not fit in GPU memory ({error})"
+            self.status = f"{scene.name} at {size}x{size} does not fit in GPU memory ({error}){limit_note()}"
             return False
         self.renderer, self.scene, self.frame = renderer, scene, frame
         if resized:

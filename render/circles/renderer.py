@@ -19,6 +19,7 @@ from render.circles.strategies import PerPixel, TileBlock, TileSort
 from render.circles.tile_warp import TileWarp
 from render.circles.user_kernel import UserKernel
 from render.circles.variants import VARIANTS
+from render.core.address_space import limit_note
 from render.core.frame_graph import CaptureFailed, FrameGraphs, capture_graph, graphs_available
 from render.core.gpu import gpu_problem
 from render.core.grids import BLOCK_2D, THREADS_1D, grid_1d, grid_2d
@@ -74,6 +75,7 @@ class CudaRenderer(Renderer):
         except cupy.cuda.memory.OutOfMemoryError as error:
             raise RendererUnavailable(
                 f"{scene.name} ({scene.count} circles) at {width}x{height} does not fit in GPU memory: {error}"
+                + limit_note()
             ) from None
         self._clear_module = load_circle_module("image_ops.cu")
         if scene.animation != "none":

@@ -22,20 +22,21 @@ def gpu_problem() -> str | None:
     except ModuleNotFoundError as error:
         if error.name == "cupy":
             return "CuPy is not installed"
-        return f"CuPy did not load ({_first_line(error)}){limit_note()}"
+        return f"CuPy did not load ({first_line(error)}){limit_note()}"
     except Exception as error:  # a library of CuPy's that did not load: an ImportError, or a RuntimeError, ...
         # CuPy's own ImportError is pages of advice; what failed is the error it was raised from.
-        return f"CuPy did not load ({_first_line(error.__cause__ or error)}){limit_note()}"
+        return f"CuPy did not load ({first_line(error.__cause__ or error)}){limit_note()}"
     try:
         if not cupy.cuda.is_available():
             return f"no CUDA GPU is available (CuPy found no usable device or driver){limit_note()}"
         cupy.cuda.runtime.getDeviceProperties(0)
     except Exception as error:  # CuPy raises driver errors of several types
-        return f"the CUDA GPU cannot be used ({_first_line(error)}){limit_note()}"
+        return f"the CUDA GPU cannot be used ({first_line(error)}){limit_note()}"
     return None
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
+    """The first line of ``error``'s text that says anything (CuPy's run to pages, framed in ``=``)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip(" =")]
     return lines[0] if lines else type(error).__name__
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from render.core.address_space import limit_note
+from render.core.gpu import first_line
 from render.core.module_cache import Build, ModuleCache
+from render.core.renderer import RendererUnavailable
 from shaders import SHADER_DIR
 
 ARCH = "sm_90"
@@ -93,7 +96,16 @@ def compile_module(source: str, defines: tuple[tuple[str, object], ...]):
     path = SHADER_DIR / source
     code = numbered_source(path, path.read_text())
     module = cupy.RawModule(code=code, options=nvrtc_options(dict(defines)))
-    module.compile()
+    try:
+        module.compile()
+    except RuntimeError as error:
+        # CuPy loads NVRTC at the first compile; where its shared object does not load (no room under
+        # ulimit -v, say) CuPy's library finder raises a RuntimeError from the OSError.
+        if not isinstance(error.__cause__, OSError):
+            raise
+        raise RendererUnavailable(
+            f"CUDA's compiler (NVRTC) did not load ({first_line(error.__cause__)}){limit_note()}"
+        ) from None
     return module
 
 

@@ -400,6 +400,26 @@ def test_under_a_limit_on_address_space_a_host_failure_names_the_limit(tmp_path,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_gpu_out_of_memory_is_not_called_a_failure_of_the_gpu(tmp_path, monkeypatch, capsys):
+    # On the H200 machine under ulimit -v 14,000,000, CUDA started and then could not map its
+    # memory: the line said "the GPU failed", as for a kernel that faulted.
+    cupy = pytest.importorskip("cupy")
+    from render.circles.reference import ReferenceRenderer
+    from render.core import address_space
+
+    def failed(self):
+        raise cupy.cuda.runtime.CUDARuntimeError(2)  # cudaErrorMemoryAllocation
+
+    monkeypatch.setattr(ReferenceRenderer, "render", failed)
+    monkeypatch.setattr(app.cli, "_quiet_teardown", lambda: None)  # this process's hooks stay
+    monkeypatch.setattr(address_space, "limit_bytes", lambda: 14_000_000 * 1024)
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "a.png")]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: the GPU ran out of memory while the render ran: cudaErrorMemoryAllocation: out of memory"
+        "; under the limit on memory (ulimit -v 14000000), which may be too low: raise it"
+    )
+
+
 def test_without_a_limit_on_address_space_a_system_error_is_not_taken_for_memory(tmp_path, monkeypatch):
     from render.circles.reference import ReferenceRenderer
     from render.core import address_space

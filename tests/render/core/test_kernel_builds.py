@@ -205,3 +205,46 @@ def test_loading_the_sort_library_leaves_the_apps_pool_as_it_was(key):
     assert kernels.compile_module(LIBRARY + "sort", (("KEY_T", key),)) == LIBRARY + "sort"
     assert (pool.used_bytes(), pool.total_bytes()) == before
     del kept
+
+
+class _CompileFails:
+    """A stand-in for ``cupy.RawModule`` whose compile raises ``error``."""
+
+    error: Exception
+
+    def __init__(self, code, options):
+        self.code = code
+
+    def compile(self):
+        raise self.error
+
+
+def _raised_from(error: Exception, cause: Exception) -> Exception:
+    error.__cause__ = cause
+    return error
+
+
+def test_nvrtc_that_does_not_load_is_a_renderer_that_cannot_run(monkeypatch):
+    # On the H200 machine at ulimit -v 15,000,000, NVRTC's shared object did not load at the app's
+    # first compile, and CuPy's library finder raised a RuntimeError that became a traceback.
+    cupy = pytest.importorskip("cupy")
+    from render.core import address_space
+    from render.core.renderer import RendererUnavailable
+
+    failing = type("Fails", (_CompileFails,), {})
+    failing.error = _raised_from(
+        RuntimeError("Failed to dlopen /x/libnvrtc.so.13: /x/libnvrtc.so.13: failed to map segment"),
+        OSError("/x/libnvrtc.so.13: failed to map segment from shared object"),
+    )
+    monkeypatch.setattr(cupy, "RawModule", failing)
+    monkeypatch.setattr(address_space, "limit_bytes", lambda: 15_000_000 * 1024)
+    with pytest.raises(RendererUnavailable) as raised:
+        kernels.compile_module("image_ops.cu", ())
+    assert str(raised.value) == (
+        "CUDA's compiler (NVRTC) did not load (/x/libnvrtc.so.13: failed to map segment from shared object); "
+        "under the limit on memory (ulimit -v 15000000), which may be too low: raise it"
+    )
+    # NVRTC's own errors (a RuntimeError with no OSError behind it) are not taken for it.
+    failing.error = RuntimeError("NVRTC_ERROR_INVALID_OPTION")
+    with pytest.raises(RuntimeError, match="NVRTC_ERROR_INVALID_OPTION"):
+        kernels.compile_module("image_ops.cu", ())
