@@ -3,13 +3,22 @@ here on, before the command line loads, so a stop while Python loads or parses i
 one line and exit code as one during the work; and once the exit code is decided, none can change
 it. Only the interpreter's own start comes before."""
 
+import os
 import sys
 
 from app.message_stream import take_messages
 from app.missing_package import load_failure
 from app.printable import printable
 from app.signals import Stopped, guard_exit, unwinding
+from render.core.address_space import MIB, AddressSpaceShort, ensure_room
 from render.core.blas_threads import one_blas_thread
+
+# The address space the command line's libraries take as they load (tests/app/test_address_space.py
+# measures it: about 96 MiB, most of it NumPy's OpenBLAS, which ends the process where its buffer
+# finds no room), with room to spare.
+COMMAND_LINE_ROOM = 128 * MIB
+# Written where even a line cannot be made for want of memory: made before it runs out.
+OUT_OF_MEMORY = b"error: not enough memory to go on\n"
 
 
 def _exit_code(code) -> int:
@@ -29,10 +38,15 @@ def main() -> int:
                 own, reason = lowered
                 print(f"note: OPENBLAS_NUM_THREADS={printable(own)} lowered to 1: {printable(reason)}", file=sys.stderr)
             try:
+                ensure_room(COMMAND_LINE_ROOM, "load the command line's libraries")
                 from app.cli import main as run
-            except (ImportError, MemoryError, SystemError) as error:
-                # A package the command line needs (NumPy, Pillow) missing, or one that could not load
-                # for want of memory (the SystemError of a C extension whose set-up ran out of it).
+            except AddressSpaceShort as error:
+                print(f"error: {error}", file=sys.stderr)
+                return code
+            except Exception as error:
+                # A package the command line needs (NumPy, Pillow) missing, or one that could not load:
+                # for want of memory (the SystemError of a C extension whose set-up ran out of it), or
+                # of a CPU feature (NumPy's RuntimeError).
                 print(f"error: {printable(load_failure(error))}", file=sys.stderr)
                 return code
             code = run()
@@ -42,6 +56,8 @@ def main() -> int:
     except SystemExit as done:  # --help, --version, a command line that does not parse
         code = _exit_code(done.code)
         raise
+    except MemoryError:  # out of memory even for the line that says so
+        os.write(2, OUT_OF_MEMORY)
     finally:
         guard_exit(code)
     return code

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from render.core.address_space import limit_note
+from render.core.gpu import first_line
 
 # The module each of rasterlab's packages (pyproject.toml's dependencies and CUDA extras) is
 # imported as, by the name pip installs it under; a test holds the two lists equal.
@@ -42,7 +43,13 @@ def import_failure(error: ImportError) -> str:
     name = error.name or ""
     top = name.partition(".")[0]
     if not isinstance(error, ModuleNotFoundError) or not top:
-        return f"cannot load a library: {error}"
+        package = PACKAGE_OF_MODULE.get(top)
+        if package is not None and str(error).startswith("cannot import name"):
+            return (
+                f"the package {package} is incomplete in {sys.executable or 'this Python'} ({error}): {_setup_hint()}"
+            )
+        # NumPy's and CuPy's own ImportErrors are pages of advice, raised from the error that says what failed.
+        return f"cannot load a library: {first_line(error.__cause__ or error)}"
     if top in OWN_MODULES:
         return f"rasterlab's own module {name} is missing: the installation is incomplete (pip install -e . again)"
     package = PACKAGE_OF_MODULE.get(top)
@@ -52,14 +59,25 @@ def import_failure(error: ImportError) -> str:
     if name != top:
         return f"the package {package} is incomplete in {python} (no module {name}): {_setup_hint()}"
     called = package if package == top else f"{package} (module {top})"
+    if sys.flags.no_site:
+        return f"the package {called} cannot be found: {python} was started without its site-packages (-S)"
     return f"the package {called} is not installed in {python}: {_setup_hint()}"
 
 
-def load_failure(error: ImportError | MemoryError | SystemError) -> str:
+def load_failure(error: Exception) -> str:
     """The one line (without ``error:``) for a failure to load the command line's libraries: a
-    missing or broken package (``import_failure``), or one that ran out of memory as it loaded."""
+    missing or broken package (``import_failure``), one that ran out of memory as it loaded, or one
+    that failed otherwise."""
     if isinstance(error, ImportError):
         line = import_failure(error)
+    elif isinstance(error, MemoryError | SystemError):
+        line = f"not enough memory to load the command line's libraries ({_named(error)})"
     else:
-        line = f"not enough memory to load the command line's libraries ({type(error).__name__}: {error})"
+        line = f"cannot load the command line's libraries ({_named(error)})"
     return line + limit_note()
+
+
+def _named(error: Exception) -> str:
+    """``Type: first line of its text``, or the type alone where it says nothing."""
+    text, kind = first_line(error), type(error).__name__
+    return kind if text == kind else f"{kind}: {text}"

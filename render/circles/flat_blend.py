@@ -11,6 +11,8 @@ reordered: the pixels are the NumPy passes', bit for bit, which the tests check.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
 from collections.abc import Callable
 
 import numba
@@ -24,6 +26,9 @@ RUN_PIXELS = 1 << 22
 # The address space LLVM takes to compile the blend or load it from Numba's cache (tests measure it:
 # 11-17 MiB), with some room to spare: where an allocation fails, LLVM aborts the process.
 COMPILE_ROOM = 32 * MIB
+# The address space SciPy's BLAS takes as Numba loads it, with OpenBLAS kept to one thread as the
+# command keeps it under a limit on address space (render.core.blas_threads; 82 MiB here).
+SCIPY_BLAS_ROOM = 112 * MIB
 
 
 @numba.njit(cache=True, nogil=True)
@@ -76,9 +81,13 @@ def blend_flat(
 def compile_now() -> None:
     """Compile (or load from Numba's cache) the blend, so that no frame pays for it; AddressSpaceShort
     where the limit on address space leaves LLVM too little room."""
+    if _blend_flat.signatures:  # compiled already in this process: nothing to load or check
+        return
     # What Numba's first compile loads besides LLVM's work, first: where SciPy is installed, its
-    # BLAS (a library and OpenBLAS's buffers, 50-700 MiB with the threads of 2-16 CPUs), whose
-    # failures Python sees. The room checked next is then LLVM's own, which it cannot do without.
+    # BLAS, a library and OpenBLAS's buffers (82 MiB with one thread, about 700 MiB with 16), which
+    # loops for good where its buffers find no room. The room checked next is then LLVM's own.
+    if "numba.np.arraymath" not in sys.modules and importlib.util.find_spec("scipy") is not None:
+        ensure_room(SCIPY_BLAS_ROOM, "load SciPy's BLAS, which Numba loads")
     importlib.import_module("numba.np.arraymath")
     ensure_room(COMPILE_ROOM, "compile the CPU reference's blend")
     planes = np.zeros((4, 1, 1), np.float32)

@@ -8,7 +8,9 @@ import signal
 import subprocess
 import sys
 
-from render.circles.flat_blend import COMPILE_ROOM
+import pytest
+
+from render.circles.flat_blend import COMPILE_ROOM, SCIPY_BLAS_ROOM
 from render.core.address_space import MIB
 
 
@@ -83,3 +85,38 @@ def test_the_blend_compiles_within_its_room(probe_path, tmp_path):
         assert 4 * MIB < int(taken.stdout) <= COMPILE_ROOM, taken.stderr
     room = subprocess.run([*probe, str(COMPILE_ROOM // MIB), "checked"], capture_output=True, text=True, env=env)
     assert room.stdout == "done\n", room.stdout + room.stderr
+
+
+def test_scipys_blas_loads_within_its_room(repo_root):
+    # Where SciPy is installed, Numba loads its BLAS at the first compile: with one OpenBLAS thread, as
+    # the command asks under a limit, 82 MiB. Without room, OpenBLAS looped for good (SIGTERM unheard).
+    code = (
+        "import importlib.util, os, re, sys\n"
+        "os.environ['OPENBLAS_NUM_THREADS'] = '1'\n"
+        "def size(field):\n"
+        "    return int(re.search(field + r':\\s+(\\d+)', open('/proc/self/status').read()).group(1)) * 1024\n"
+        "import numba\n"
+        "if importlib.util.find_spec('scipy') is None:\n"
+        "    sys.exit('no SciPy')\n"
+        "before = size('VmSize')\n"
+        "import numba.np.arraymath\n"
+        "print(size('VmPeak') - before)\n"
+    )
+    result = _python(code, repo_root)
+    if result.stderr == "no SciPy\n":
+        pytest.skip("SciPy is not installed here")
+    assert 16 * MIB < int(result.stdout) <= SCIPY_BLAS_ROOM, result.stderr
+
+
+def test_a_blend_compiled_already_checks_no_room_again(monkeypatch):
+    # The app compiles at every scene it loads: once compiled, a later load under a tight limit must
+    # not be refused for room nothing will take.
+    from render.circles import flat_blend
+
+    flat_blend.compile_now()
+
+    def refuse(need, purpose):
+        raise AssertionError(f"checked again: {purpose}")
+
+    monkeypatch.setattr(flat_blend, "ensure_room", refuse)
+    flat_blend.compile_now()

@@ -48,9 +48,10 @@ def test_the_threads_openblas_starts_on_8_cpus(environ, threads):
     assert openblas_threads(environ, 8) == threads
 
 
-def _one(monkeypatch, environ, reason, cpus=8):
+def _one(monkeypatch, environ, reason, cpus=8, address_limit=None):
     asked = []
     monkeypatch.setattr(blas_threads, "shortage", lambda threads: asked.append(threads) or reason)
+    monkeypatch.setattr(blas_threads, "limit_bytes", lambda: address_limit)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cpus)))
     return one_blas_thread(environ), asked
 
@@ -76,6 +77,18 @@ def test_a_users_value_is_lowered_only_where_its_threads_do_not_fit(monkeypatch,
     assert lowered == (None if after == own else (own, reason))
     assert environ["OPENBLAS_NUM_THREADS"] == after
     assert counted == asked
+
+
+def test_a_users_value_is_lowered_under_a_limit_on_address_space(monkeypatch):
+    # As `nobody` with SciPy installed, OPENBLAS_NUM_THREADS=2 and ulimit -v 604,000-620,000, SciPy's
+    # OpenBLAS (which Numba loads) could not start its thread and raised SIGINT ("interrupted", exit
+    # 130), or crashed (exit 139).
+    environ = {"OPENBLAS_NUM_THREADS": "2"}
+    lowered, _ = _one(monkeypatch, environ, None, address_limit=620_000 * 1024)
+    assert lowered == ("2", "the limit on memory (ulimit -v 620000) may leave no room for its threads' buffers")
+    assert environ["OPENBLAS_NUM_THREADS"] == "1"
+    environ = {"OPENBLAS_NUM_THREADS": "1"}  # no thread beside the caller's: nothing to lower
+    assert _one(monkeypatch, environ, None, address_limit=620_000 * 1024) == (None, [])
 
 
 def _entry(env, limit=None, command=None, **options):
