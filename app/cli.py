@@ -101,6 +101,16 @@ def _host_failure(error: BaseException) -> str | None:
     return None
 
 
+GL_OUT_OF_MEMORY = 0x0505
+
+
+def _gl_out_of_memory(error: Exception) -> bool:
+    """Whether ``error`` is PyOpenGL's report of GL_OUT_OF_MEMORY (the software renderer's, under a
+    limit on address space)."""
+    gl = sys.modules.get("OpenGL.error")
+    return gl is not None and isinstance(error, gl.GLError) and error.err == GL_OUT_OF_MEMORY
+
+
 def _working_folder_exists() -> bool:
     try:
         os.getcwd()
@@ -156,6 +166,12 @@ def _run(args: argparse.Namespace) -> int:
         if error.filename is None:
             _silence_stdout()
         note(f"error: cannot write to {error.filename or 'standard output'}: {error.strerror or error}")
+        return 1
+    except Exception as error:
+        if not _gl_out_of_memory(error):
+            raise
+        call = getattr(error.baseOperation, "__name__", "a call")
+        note(f"error: OpenGL ran out of memory in {call}{limit_note()}")
         return 1
     except KeyboardInterrupt:
         note("interrupted")

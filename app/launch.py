@@ -22,9 +22,13 @@ from render.core.image_io import write_text_file
 from render.kinds import KINDS
 from scenes.safe_write import NEW_FILE, Placement
 
-# The address space the window's libraries take as they load, imgui_bundle's C++ set-up above all
-# (tests/app/test_address_space.py measures it: about 70 MiB), with room to spare.
-WINDOW_LIBRARY_ROOM = 160 * MIB
+# The address space the window takes from its OpenGL context to its first frames on the CPU
+# reference, which it cannot do without: native code aborts or crashes the process where an
+# allocation fails there (Mesa creating the context and compiling the software renderer's shaders
+# with LLVM, imgui_bundle's C++ set-up as it loads, ImGui's frames). Measured by
+# tests/app/test_address_space.py: 790 MiB with one malloc arena, 1,160 MiB with glibc's arenas on
+# 2 CPUs; with 640 MiB checked here, runs under ulimit -v 1,175,000-1,250,000 still crashed.
+WINDOW_ROOM = 1216 * MIB
 
 
 @dataclasses.dataclass
@@ -151,19 +155,17 @@ def _open_and_run(options: GuiOptions, settings: Settings, cuda, interop_check) 
     from app.surfaces import EglSurface, GlfwWindow, NoDisplay
 
     try:
+        ensure_room(WINDOW_ROOM, "open the window")
+    except AddressSpaceShort as error:
+        _say(f"error: {error}")
+        return 1, False
+    try:
         if options.headless:
             surface = EglSurface(settings.window_width, settings.window_height)
         else:
             surface = GlfwWindow(settings.window_width, settings.window_height, "rasterlab")
     except NoDisplay as error:
         _say(f"error: {error}" + (limit_note() if options.headless else f"; {NO_DISPLAY_ADVICE}"))
-        return 1, False
-    try:
-        # imgui_bundle's C++ set-up aborts the process where an allocation fails as it loads.
-        ensure_room(WINDOW_LIBRARY_ROOM, "load the window's libraries")
-    except AddressSpaceShort as error:
-        surface.close()
-        _say(f"error: {error}")
         return 1, False
     from app.window import App
 

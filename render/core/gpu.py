@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 
 from render.core.address_space import limit_note
@@ -12,6 +13,8 @@ from render.core.address_space import limit_note
 # renderer, which captures its frame. Captures (render.core.frame_graph) and synchronize_device
 # take turns.
 CAPTURE_LOCK = threading.Lock()
+# Where Linux's NVIDIA kernel driver shows itself.
+NVIDIA_DRIVER = "/proc/driver/nvidia"
 
 
 @functools.lru_cache(maxsize=1)
@@ -28,7 +31,9 @@ def gpu_problem() -> str | None:
         return f"CuPy did not load ({first_line(error.__cause__ or error)}){limit_note()}"
     try:
         if not cupy.cuda.is_available():
-            return f"no CUDA GPU is available (CuPy found no usable device or driver){limit_note()}"
+            # A limit on address space stops CUDA's start where a GPU and its driver are there.
+            note = limit_note() if os.path.exists(NVIDIA_DRIVER) else ""
+            return f"no CUDA GPU is available (CuPy found no usable device or driver){note}"
         cupy.cuda.runtime.getDeviceProperties(0)
     except Exception as error:  # CuPy raises driver errors of several types
         return f"the CUDA GPU cannot be used ({first_line(error)}){limit_note()}"

@@ -420,6 +420,30 @@ def test_the_gpu_out_of_memory_is_not_called_a_failure_of_the_gpu(tmp_path, monk
     )
 
 
+def test_opengl_out_of_memory_is_one_line(tmp_path, monkeypatch, capsys):
+    # `gui --headless` under ulimit -v 1,200,000-1,250,000 printed PyOpenGL's GLError tracebacks
+    # (glViewport, glTexImage2D: GL_OUT_OF_MEMORY).
+    from OpenGL import GL, error
+
+    from render.circles.reference import ReferenceRenderer
+    from render.core import address_space
+
+    def failed(self):
+        raise error.GLError(
+            err=0x0505, result=None, cArguments=(), description=b"out of memory", baseOperation=GL.glViewport
+        )
+
+    monkeypatch.setattr(ReferenceRenderer, "render", failed)
+    monkeypatch.setattr(address_space, "limit_bytes", lambda: 1_200_000 * 1024)
+    assert main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "a.png")]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "error: OpenGL ran out of memory in glViewport" + (
+        "; under the limit on memory (ulimit -v 1200000), which may be too low: raise it"
+    )
+    monkeypatch.setattr(ReferenceRenderer, "render", lambda self: (_ for _ in ()).throw(error.GLError(err=0x0502)))
+    with pytest.raises(error.GLError):  # another OpenGL error is a bug of the app's: not hidden
+        main(["render", "--scene", "rgb", "--size", "16", "--backend", "cpu", "--out", str(tmp_path / "b.png")])
+
+
 def test_without_a_limit_on_address_space_a_system_error_is_not_taken_for_memory(tmp_path, monkeypatch):
     from render.circles.reference import ReferenceRenderer
     from render.core import address_space

@@ -43,7 +43,7 @@ def main() -> int:
 
         def take() -> None:
             if mode == "checked":
-                launch.ensure_room(launch.WINDOW_LIBRARY_ROOM, "load the window's libraries")
+                launch.ensure_room(launch.WINDOW_ROOM, "open the window")
             import imgui_bundle  # noqa: F401
 
     before = _status("VmSize")

@@ -4,10 +4,13 @@ ImportError, pages of advice, or, through its library finder, a RuntimeError). T
 run on the CPU reference and say why in one line; each case runs main.py in a process of its own,
 with CuPy's import made to fail as it does."""
 
+import os
 import subprocess
 import sys
 
 import pytest
+
+from render.core.gpu import NVIDIA_DRIVER
 
 FAILING_IMPORT = """
 import importlib.abc, runpy, sys
@@ -62,3 +65,17 @@ def test_cupy_that_does_not_load_under_gui_is_a_note_and_the_app_runs(repo_root,
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[0] == f"note: CPU reference backend: {why}"
     assert shot.is_file()
+
+
+@pytest.mark.skipif(os.path.exists(NVIDIA_DRIVER), reason="a machine without an NVIDIA driver")
+def test_no_gpu_at_all_is_not_blamed_on_a_limit_on_address_space(repo_root, tmp_path):
+    # Before, every command on a machine without a GPU, under a limit, was told to raise the limit.
+    code = (
+        "import resource, runpy, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (32 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+        f"sys.argv = ['main.py', 'render', '--scene', 'rgb', '--size', '8', '--out', {str(tmp_path / 'a.png')!r}]\n"
+        "runpy.run_path('main.py', run_name='__main__')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo_root, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith("backend: cpu (reference renderer; ") and "ulimit" not in result.stderr
