@@ -224,3 +224,12 @@ def test_older_pythons_where_present_refuse_in_one_line(repo_root):
         result = subprocess.run([str(python), "main.py", "--version"], capture_output=True, text=True, cwd=repo_root)
         assert result.returncode == 1, python
         assert result.stderr.startswith("error: rasterlab needs Python 3.11 or newer; "), result.stderr
+
+
+def test_the_entry_that_cannot_load_is_one_line(repo_root):
+    # Under ulimit -v 15,000-20,000 the entry's own modules (the math module's shared object) did
+    # not load: a traceback from main.py.
+    code = "import runpy, sys\nsys.modules['app.entry'] = None\nrunpy.run_path('main.py', run_name='__main__')\n"
+    result = _python(repo_root, code)
+    assert result.returncode == 1
+    assert result.stderr == "error: cannot start rasterlab: import of app.entry halted; None in sys.modules\n"
