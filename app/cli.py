@@ -25,7 +25,7 @@ from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
 from render.core import address_space
 from render.core.address_space import AddressSpaceShort, limit_note
-from render.core.gpu import gpu_failures, is_out_of_memory
+from render.core.gpu import first_line, gpu_failures, is_out_of_memory
 from render.core.nvtx import set_nvtx
 from render.core.renderer import NoGpu, OutOfHostMemory, RendererUnavailable
 from render.kinds import KINDS
@@ -82,6 +82,10 @@ def _host_failure(error: BaseException) -> str | None:
     shared object found no room under ``ulimit -v``, say; or with ENOMEM, which no write gives), or a
     working folder removed under the
     command where something other than its writes, which name their files, looked for it."""
+    if not isinstance(error, ImportError) and _raised_in_import(error):
+        return _load_failure_line(error)
+    if isinstance(error, RuntimeError) and str(error).startswith("can't allocate"):  # a lock, in a thread
+        return f"not enough memory ({error})"
     if isinstance(error, SystemError):  # a C extension whose allocation failed and left no exception
         return f"a library ran out of memory ({error})" if address_space.limit_bytes() is not None else None
     if isinstance(error, RuntimeError):
@@ -102,6 +106,22 @@ def _host_failure(error: BaseException) -> str | None:
 
 
 GL_OUT_OF_MEMORY = 0x0505
+
+
+def _raised_in_import(error: BaseException) -> bool:
+    """Whether ``error`` came out of a module's import (a library that failed as it loaded, in some
+    other way than an ImportError: Numba's RuntimeError, say)."""
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.tb_next
+    return False
+
+
+def _load_failure_line(error: BaseException) -> str:
+    text, kind = first_line(error), type(error).__name__
+    return f"cannot load a library ({kind if text == kind else f'{kind}: {text}'})"
 
 
 def _gl_out_of_memory(error: Exception) -> bool:
@@ -143,7 +163,9 @@ def _run(args: argparse.Namespace) -> int:
         note(f"error: {error}")
         return 1
     except MemoryError:
-        note(f"error: not enough host memory for this {args.command} (try a smaller size or count){limit_note()}")
+        # Under a limit on address space the limit is the likelier cause than the frame's size.
+        advice = limit_note() or " (try a smaller size or count)"
+        note(f"error: not enough host memory for this {args.command}{advice}")
         return 1
     except gpu_failures() as error:  # a kernel that faulted (a user's, say), a lost GPU, or no memory left
         what = "ran out of memory" if is_out_of_memory(error) else "failed"
@@ -168,10 +190,13 @@ def _run(args: argparse.Namespace) -> int:
         note(f"error: cannot write to {error.filename or 'standard output'}: {error.strerror or error}")
         return 1
     except Exception as error:
-        if not _gl_out_of_memory(error):
+        if _gl_out_of_memory(error):
+            call = getattr(error.baseOperation, "__name__", "a call")
+            note(f"error: OpenGL ran out of memory in {call}{limit_note()}")
+        elif _raised_in_import(error):
+            note(f"error: {_load_failure_line(error)}{limit_note()}")
+        else:
             raise
-        call = getattr(error.baseOperation, "__name__", "a call")
-        note(f"error: OpenGL ran out of memory in {call}{limit_note()}")
         return 1
     except KeyboardInterrupt:
         note("interrupted")

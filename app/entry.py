@@ -10,15 +10,13 @@ from app.message_stream import take_messages
 from app.missing_package import load_failure
 from app.printable import printable
 from app.signals import Stopped, guard_exit, unwinding
-from render.core.address_space import MIB, AddressSpaceShort, ensure_room
+from render.core.address_space import MIB, AddressSpaceShort, ensure_room, limit_note
 from render.core.blas_threads import one_blas_thread
 
 # The address space the command line's libraries take as they load (tests/app/test_address_space.py
 # measures it: about 96 MiB, most of it NumPy's OpenBLAS, which ends the process where its buffer
 # finds no room), with room to spare.
 COMMAND_LINE_ROOM = 128 * MIB
-# Written where even a line cannot be made for want of memory: made before it runs out.
-OUT_OF_MEMORY = b"error: not enough memory to go on\n"
 
 
 def _exit_code(code) -> int:
@@ -31,6 +29,8 @@ def _exit_code(code) -> int:
 def main() -> int:
     code = 1  # what an error that escapes everything below gives
     take_messages()  # a standard error closed, broken or full drops the lines below
+    # Written where even a line cannot be made for want of memory: made before it runs out.
+    out_of_memory = f"error: not enough memory to go on{limit_note()}\n".encode()
     try:
         with unwinding():
             lowered = one_blas_thread()  # before the command line loads NumPy
@@ -57,7 +57,7 @@ def main() -> int:
         code = _exit_code(done.code)
         raise
     except MemoryError:  # out of memory even for the line that says so
-        os.write(2, OUT_OF_MEMORY)
+        os.write(2, out_of_memory)
     finally:
         guard_exit(code)
     return code

@@ -28,7 +28,7 @@ def test_the_window_loaded_with_too_little_room_is_refused_where_imgui_would_abo
     for headroom in aborted:
         checked = _probe(probe_path, headroom, "checked")
         assert checked.returncode == 0 and checked.stdout.startswith("short: the limit on memory"), checked.stderr
-        assert "leaves too little room to open the window (1216 MiB more): raise it" in checked.stdout
+        assert "leaves too little room to open the window (1152 MiB more): raise it" in checked.stdout
 
 
 def test_the_window_loads_within_its_room(probe_path):

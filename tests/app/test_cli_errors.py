@@ -335,6 +335,7 @@ HOST_FAILURES = [
         ImportError("/x/_imgui_bundle.so: failed to map segment from shared object"),
         "error: cannot load a library: /x/_imgui_bundle.so: failed to map segment from shared object",
     ),
+    (RuntimeError("can't allocate read lock"), "error: not enough memory (can't allocate read lock)"),
     (
         OSError(errno.ENOMEM, os.strerror(errno.ENOMEM), "/x/llvmlite/binding"),
         "error: not enough memory: [Errno 12] Cannot allocate memory: '/x/llvmlite/binding'",
@@ -346,7 +347,7 @@ HOST_FAILURES = [
 @pytest.mark.parametrize(
     ("failure", "line"),
     HOST_FAILURES,
-    ids=["descriptors", "fork", "thread", "no-errno", "import", "no-memory", "full-output"],
+    ids=["descriptors", "fork", "thread", "no-errno", "import", "no-lock", "no-memory", "full-output"],
 )
 def test_a_failure_of_the_host_is_named_as_such(tmp_path, monkeypatch, capsys, failure, line):
     from render.circles.reference import ReferenceRenderer
@@ -370,7 +371,7 @@ UNDER_A_LIMIT = "; under the limit on memory (ulimit -v 500000), which may be to
 @pytest.mark.parametrize(
     ("failure", "line"),
     [
-        (MemoryError(), "error: not enough host memory for this render (try a smaller size or count)"),
+        (MemoryError(), "error: not enough host memory for this render"),  # the limit, not the size, is advised
         (
             SystemError("error return without exception set"),
             "error: a library ran out of memory (error return without exception set)",

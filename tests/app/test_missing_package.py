@@ -233,3 +233,22 @@ def test_the_entry_that_cannot_load_is_one_line(repo_root):
     result = _python(repo_root, code)
     assert result.returncode == 1
     assert result.stderr == "error: cannot start rasterlab: import of app.entry halted; None in sys.modules\n"
+
+
+@pytest.mark.parametrize(
+    ("module", "raise_it", "line"),
+    [
+        ("numba", "raise RuntimeError('blocked numba')", "cannot load a library (RuntimeError: blocked numba)"),
+        ("numba", "raise ValueError('blocked numba')", "cannot load a library (ValueError: blocked numba)"),
+    ],
+)
+def test_a_library_a_command_loads_that_fails_as_it_loads_is_one_line(repo_root, tmp_path, module, raise_it, line):
+    # Numba loads once the render has begun: a RuntimeError or another error from its import was a
+    # traceback.
+    code = FAILING_IMPORT.format(module=module, raise_it=raise_it).replace(
+        '"--out", "-"', f'"--backend", "cpu", "--out", {str(tmp_path / "a.png")!r}'
+    )
+    result = _python(repo_root, code)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == f"error: {line}"
+    assert list(tmp_path.iterdir()) == []
