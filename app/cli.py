@@ -20,12 +20,12 @@ from app.circle_timing import CIRCLE_TIMING_COMMANDS
 from app.cli_args import UsageError, build_parser
 from app.commands import COMMANDS, note
 from app.message_stream import take_messages
-from app.missing_package import import_failure
+from app.missing_package import import_failure, named
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
 from render.core import address_space
 from render.core.address_space import AddressSpaceShort, limit_note
-from render.core.gpu import first_line, gpu_failures, is_out_of_memory
+from render.core.gpu import gpu_failures, is_out_of_memory
 from render.core.nvtx import set_nvtx
 from render.core.renderer import NoGpu, OutOfHostMemory, RendererUnavailable
 from render.kinds import KINDS
@@ -120,8 +120,7 @@ def _raised_in_import(error: BaseException) -> bool:
 
 
 def _load_failure_line(error: BaseException) -> str:
-    text, kind = first_line(error), type(error).__name__
-    return f"cannot load a library ({kind if text == kind else f'{kind}: {text}'})"
+    return f"cannot load a library ({named(error)})"
 
 
 def _gl_out_of_memory(error: Exception) -> bool:

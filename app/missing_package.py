@@ -71,13 +71,13 @@ def load_failure(error: Exception) -> str:
     if isinstance(error, ImportError):
         line = import_failure(error)
     elif isinstance(error, MemoryError | SystemError):
-        line = f"not enough memory to load the command line's libraries ({_named(error)})"
+        line = f"not enough memory to load the command line's libraries ({named(error)})"
     else:
-        line = f"cannot load the command line's libraries ({_named(error)})"
+        line = f"cannot load the command line's libraries ({named(error)})"
     return line + limit_note()
 
 
-def _named(error: Exception) -> str:
+def named(error: BaseException) -> str:
     """``Type: first line of its text``, or the type alone where it says nothing."""
     text, kind = first_line(error), type(error).__name__
     return kind if text == kind else f"{kind}: {text}"

@@ -1,9 +1,9 @@
 """The limit on address space (``ulimit -v``, RLIMIT_AS): every mapping of a process counts against
 it, libraries' code, NumPy's arrays and CUDA's reservations alike. Under a low limit a library
 fails to load or an allocation fails, which the command reports in one line that names the limit;
-but native code that cannot report such a failure aborts the whole process (LLVM as Numba compiles,
-imgui_bundle's C++ set-up as it loads), so those steps first check that the room they need is
-there (``ensure_room``)."""
+but native code that cannot report such a failure aborts, crashes or hangs the whole process (LLVM
+as Numba compiles, OpenBLAS finding no room for its buffers, Mesa and imgui_bundle as the window
+opens), so those steps first check that the room they need is there (``ensure_room``)."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def limit_note() -> str:
 
 def ensure_room(need: int, purpose: str) -> None:
     """Raise AddressSpaceShort unless ``need`` more bytes of address space can be mapped now, to
-    ``purpose`` (a phrase such as ``load the window's libraries``). It maps them, read-only and untouched,
-    and gives them back at once. Nothing is checked where no limit is set."""
+    ``purpose`` (a phrase such as ``open the window``). It maps them, read-only and untouched, and
+    gives them back at once. Nothing is checked where no limit is set."""
     limit = limit_bytes()
     if limit is None:
         return
