@@ -23,7 +23,6 @@ from app.message_stream import take_messages
 from app.missing_package import import_failure, named
 from app.outputs import OutputExists, OutputRefused, writes_to_stdout
 from app.signals import Stopped, unwinding
-from render.core import address_space
 from render.core.address_space import AddressSpaceShort, limit_note
 from render.core.gpu import gpu_failures, is_out_of_memory
 from render.core.nvtx import set_nvtx
@@ -87,7 +86,7 @@ def _host_failure(error: BaseException) -> str | None:
     if isinstance(error, RuntimeError) and str(error).startswith("can't allocate"):  # a lock, in a thread
         return f"not enough memory ({error})"
     if isinstance(error, SystemError):  # a C extension whose allocation failed and left no exception
-        return f"a library ran out of memory ({error})" if address_space.limit_bytes() is not None else None
+        return f"a library ran out of memory ({error})" if limit_note() else None
     if isinstance(error, RuntimeError):
         return REFUSED if str(error) == "can't start new thread" else None
     if isinstance(error, ImportError):

@@ -27,7 +27,8 @@ def limit_bytes() -> int | None:
     return None if soft == resource.RLIM_INFINITY else soft
 
 
-def _limit_words(limit: int) -> str:
+def limit_words(limit: int) -> str:
+    """How a message names a limit of ``limit`` bytes: as ``ulimit -v`` sets it, in KB."""
     return f"the limit on memory (ulimit -v {limit // 1024})"
 
 
@@ -35,7 +36,7 @@ def limit_note() -> str:
     """``; under the limit on memory (ulimit -v N), which may be too low`` where a limit is set, to
     end the line of a failure that a lack of address space can cause; else empty."""
     limit = limit_bytes()
-    return "" if limit is None else f"; under {_limit_words(limit)}, which may be too low: raise it"
+    return "" if limit is None else f"; under {limit_words(limit)}, which may be too low: raise it"
 
 
 def ensure_room(need: int, purpose: str) -> None:
@@ -49,6 +50,6 @@ def ensure_room(need: int, purpose: str) -> None:
         room = mmap.mmap(-1, need, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=mmap.PROT_READ)
     except OSError:
         raise AddressSpaceShort(
-            f"{_limit_words(limit)} leaves too little room to {purpose} ({need // MIB} MiB more): raise it"
+            f"{limit_words(limit)} leaves too little room to {purpose} ({need // MIB} MiB more): raise it"
         ) from None
     room.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, MutableMapping
 
-from render.core.address_space import limit_bytes
+from render.core.address_space import limit_bytes, limit_words
 from render.core.process_room import c_int, shortage
 
 # Where OpenBLAS looks for its count of threads, in order: the first above 0 decides.
@@ -48,7 +48,7 @@ def one_blas_thread(environ: MutableMapping[str, str] = os.environ) -> tuple[str
     if reason is None and (limit := limit_bytes()) is not None:
         # Each thread takes its buffers (tens of MiB) and a stack: where one cannot start, OpenBLAS
         # raises SIGINT, and where a buffer finds no room, it loops for good or ends the process.
-        reason = f"the limit on memory (ulimit -v {limit // 1024}) may leave no room for its threads' buffers"
+        reason = f"{limit_words(limit)} may leave no room for its threads' buffers"
     if reason is None:
         return None
     environ["OPENBLAS_NUM_THREADS"] = "1"
