@@ -61,15 +61,26 @@ class Placement:
 NEW_FILE = Placement()
 # Standard descriptors that were closed when the process started (see reserve_standard_descriptors).
 _CLOSED_AT_START: set[int] = set()
+# The descriptors open when the command started (reserve_standard_descriptors), None until then: a
+# descriptor path may name only those. Any other number is free, or one this process opened for
+# itself (a library's file, a worker's pipe), which the output would corrupt.
+_OPEN_AT_START: frozenset[int] | None = None
+# Where no folder lists a process's descriptors, the numbers probed one by one.
+_PROBED_DESCRIPTORS = 1 << 16
 
 
 def reserve_standard_descriptors() -> None:
     """Hold descriptors 0, 1 and 2 open on /dev/null where the process started with them closed:
     otherwise the next file opened takes the number, and output meant for standard output would go
-    into it. Outputs naming such a descriptor are then refused. The processes the command starts
+    into it. Outputs naming such a descriptor are then refused, as are those naming a descriptor
+    that was not open at all when this was first called: a number the process may later open for
+    itself. The processes the command starts
     inherit them, as they would have the streams: a Python started with one closed may fail (a
     library's check in a child process, which reads its answer from the child's output, among
     them)."""
+    global _OPEN_AT_START
+    if _OPEN_AT_START is None:
+        _OPEN_AT_START = _open_descriptors()
     for number in (0, 1, 2):
         try:
             os.fstat(number)
@@ -80,6 +91,33 @@ def reserve_standard_descriptors() -> None:
                 os.close(held)
             os.set_inheritable(number, True)
             _CLOSED_AT_START.add(number)
+
+
+def _open_descriptors() -> frozenset[int]:
+    """The descriptors this process has open now: from /proc/self/fd or /dev/fd (the listing's own
+    descriptor, closed by then, left out), else probed one by one."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        return frozenset(int(name) for name in names if name.isdigit() and _is_open(int(name)))
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        soft = -1
+    highest = _PROBED_DESCRIPTORS if soft < 0 else min(soft, _PROBED_DESCRIPTORS)
+    return frozenset(number for number in range(highest) if _is_open(number))
+
+
+def _is_open(descriptor: int) -> bool:
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        return False
+    return True
 
 
 def descriptor_of(path: str | Path) -> int | None:
@@ -110,6 +148,8 @@ def output_kind(path: str | Path) -> str:
     if descriptor in _CLOSED_AT_START:
         raise OutputError(f"cannot write {text}: descriptor {descriptor} was closed when the command started")
     if descriptor is not None:
+        if _OPEN_AT_START is not None and descriptor not in _OPEN_AT_START:
+            raise OutputError(f"cannot write {text}: descriptor {descriptor} was not open when the command started")
         return STREAM
     try:
         mode = os.stat(text).st_mode

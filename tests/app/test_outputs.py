@@ -297,6 +297,25 @@ def test_a_read_only_descriptor_is_one_line_and_its_file_is_kept(tmp_path, rende
     assert precious.read_bytes() == b"precious"
 
 
+@pytest.mark.parametrize("path", ["/dev/fd/{}", "/proc/self/fd/{}"])
+def test_a_descriptor_not_open_when_the_command_starts_is_refused_before_the_work(tmp_path, render_command, path):
+    # The command opens descriptors of its own as it works (worker processes' pipes, a scene's shared
+    # memory): a free number named as the output would, by the time of the write, be one of them.
+    with open(tmp_path / "held.png", "wb") as held:
+        free = held.fileno() + 8  # above every descriptor the command inherits here
+        command = [*render_command, "--scene", "rgb", "--size", "8", "--out", path.format(free)]
+        result = subprocess.run(command, capture_output=True, text=True, pass_fds=(held.fileno(),), cwd=tmp_path)
+        assert result.returncode == 2 and result.stdout == "", result.stderr
+        assert result.stderr.splitlines() == [
+            f"error: cannot write {path.format(free)}: descriptor {free} was not open when the command started"
+        ]
+        ok = subprocess.run(
+            [*command[:-1], path.format(held.fileno())], capture_output=True, pass_fds=(held.fileno(),), cwd=tmp_path
+        )
+    assert ok.returncode == 0, ok.stderr
+    assert (tmp_path / "held.png").read_bytes().startswith(PNG_MAGIC)
+
+
 def test_an_output_into_the_messages_pipe_is_refused(render_command):
     for outputs in (["--out", "/dev/stderr", "--raw", "-"], ["--out", "/dev/stderr"], ["--raw", "/proc/self/fd/2"]):
         command = [*render_command, "--scene", "rgb", "--size", "8", *outputs]
