@@ -5,6 +5,11 @@ The environment is read first: a DISPLAY that names no X display, a local X serv
 answer, a WAYLAND_DISPLAY that GLFW cannot use. Then GLFW is started on what is left, as the window
 will be: an X server may answer and still refuse the app (no authority to connect). What GLFW and
 Xlib say meanwhile goes into the reason, not onto the terminal.
+
+An X server started without ``-noreset`` (Xvfb's default) resets whenever its last client leaves,
+and refuses connections while it does: a check that connected and left just before the window's
+connection made the window fail about one time in three. So the local probe's connection stays open
+until GLFW has started, and GLFW, once it runs, is left running for the window (whose close ends it).
 """
 
 from __future__ import annotations
@@ -19,20 +24,31 @@ from collections.abc import Iterator
 PROBE_SECONDS = 2
 
 
+def _connected(path: str) -> socket.socket | None:
+    """A connection to the local socket ``path``, for the caller to close; None where nothing listens."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.settimeout(PROBE_SECONDS)
+        probe.connect(path)
+    except OSError:
+        probe.close()
+        return None
+    return probe
+
+
 def _answers(path: str) -> bool:
     """Whether something listens on the local socket ``path``."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(PROBE_SECONDS)
-            probe.connect(path)
-    except OSError:
+    probe = _connected(path)
+    if probe is None:
         return False
+    probe.close()
     return True
 
 
-def _x_problem() -> str | None:
+def _x_problem(held: contextlib.ExitStack) -> str | None:
     """Why DISPLAY cannot be used; None when it may be. A local display (``:N``) is asked whether it
-    answers (a closed session's leaves a stale DISPLAY); a remote one is left to GLFW's start."""
+    answers (a closed session's leaves a stale DISPLAY), its connection left open in ``held``; a
+    remote one is left to GLFW's start."""
     display = os.environ.get("DISPLAY", "")
     if not display:
         return "DISPLAY is not set"
@@ -40,9 +56,13 @@ def _x_problem() -> str | None:
     number = number.split(".")[0]
     if not colon or not number.isdigit():
         return f"DISPLAY {display!r} names no X display, which looks like :0 or host:0"
-    if host not in ("", "unix") or _answers(f"/tmp/.X11-unix/X{number}"):
+    if host not in ("", "unix"):
         return None
-    return f"no X server answers on DISPLAY {display}"
+    probe = _connected(f"/tmp/.X11-unix/X{number}")
+    if probe is None:
+        return f"no X server answers on DISPLAY {display}"
+    held.enter_context(probe)
+    return None
 
 
 def _wayland_problem(glfw) -> str | None:
@@ -87,20 +107,19 @@ def start_glfw(glfw, capture_descriptor_2: bool = False) -> str | None:
 
 
 def display_problem() -> str | None:
-    """Why no window can open here, in a few words; None when one can."""
+    """Why no window can open here, in a few words; None when one can, and GLFW is then left
+    started for the window (``glfw.terminate()`` ends it)."""
     import glfw
 
-    problem = _x_problem()
-    if problem and os.environ.get("WAYLAND_DISPLAY"):
-        wayland = _wayland_problem(glfw)
-        problem = f"{problem}; {wayland}" if wayland else None
-    if problem:
-        return problem
-    # Nothing else writes to descriptor 2 yet: Xlib's reasons can be taken from it.
-    problem = start_glfw(glfw, capture_descriptor_2=True)
-    if problem is None:
-        glfw.terminate()
-    return problem
+    with contextlib.ExitStack() as held:  # the X server's probe, open until GLFW has connected
+        problem = _x_problem(held)
+        if problem and os.environ.get("WAYLAND_DISPLAY"):
+            wayland = _wayland_problem(glfw)
+            problem = f"{problem}; {wayland}" if wayland else None
+        if problem:
+            return problem
+        # Nothing else writes to descriptor 2 yet: Xlib's reasons can be taken from it.
+        return start_glfw(glfw, capture_descriptor_2=True)
 
 
 def has_display() -> bool:

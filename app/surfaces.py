@@ -41,7 +41,7 @@ class GlfwWindow:
         self.glfw = glfw
         problem = start_glfw(glfw)
         if problem:
-            raise NoDisplay(f"no display to open a window on ({problem})")
+            raise NoDisplay(f"no display: the window cannot open here ({problem})")
         self.handle = None
         width, height = _fitted_to_screen(glfw, width, height)
         for core in (True, False):

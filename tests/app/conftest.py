@@ -71,9 +71,10 @@ def check_resize_report():
     return _check_resize_report
 
 
-def _start_xvfb(*options: str) -> tuple[subprocess.Popen, str]:
+def _start_xvfb(*options: str, reset: bool = False) -> tuple[subprocess.Popen, str]:
     """An Xvfb server started with ``options`` on a display number of its choosing, and its DISPLAY;
-    skips the test (fails it under RASTERLAB_REQUIRE_GUI) where Xvfb is not installed."""
+    skips the test (fails it under RASTERLAB_REQUIRE_GUI) where Xvfb is not installed. With
+    ``reset``, it resets whenever its last client leaves, as Xvfb does by default."""
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         if os.environ.get("RASTERLAB_REQUIRE_GUI"):
@@ -81,7 +82,7 @@ def _start_xvfb(*options: str) -> tuple[subprocess.Popen, str]:
         pytest.skip("Xvfb is not installed")
     read_end, write_end = os.pipe()
     server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_end), *options, "-nolisten", "tcp", "-noreset"],
+        [xvfb, "-displayfd", str(write_end), *options, "-nolisten", "tcp", *([] if reset else ["-noreset"])],
         pass_fds=(write_end,),
         stderr=subprocess.DEVNULL,
     )
@@ -101,6 +102,16 @@ def x_display():
         os.environ.pop("DISPLAY")
     else:
         os.environ["DISPLAY"] = previous
+    server.terminate()
+    server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def resetting_display():
+    """The DISPLAY of an Xvfb server started as a user would start it: it resets whenever its last
+    client leaves, and refuses connections while it does."""
+    server, display = _start_xvfb("-screen", "0", "1280x800x24", reset=True)
+    yield display
     server.terminate()
     server.wait(10)
 
