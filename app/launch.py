@@ -16,6 +16,7 @@ from app.cuda_start import CudaStart
 from app.interop_check import start_interop_check
 from app.printable import printable
 from app.settings import Settings, load_settings, save_settings
+from app.signals import Stopped
 from app.software_gl import fit_software_gl_to_process_limit
 from render.core.address_space import MIB, AddressSpaceShort, ensure_room, limit_note
 from render.core.image_io import write_text_file
@@ -180,16 +181,26 @@ def _open_and_run(options: GuiOptions, settings: Settings, cuda, interop_check) 
     if app.config_warning:
         _say(f"warning: {app.config_warning}")
     said = session.status  # printed at exit only when something changed it
-    try:
-        app.run(options.frames, options.screenshot, options.placements.get(options.screenshot, NEW_FILE))
-        if options.stats:
-            report = json.dumps(app.stats(), indent=2, allow_nan=False)
-            write_text_file(report, options.stats, options.placements.get(options.stats, NEW_FILE))
+
+    def keep_settings() -> None:
         if options.persist and app.config_folder is not None:
             settings.window_width, settings.window_height = surface.window_size()
             problem = save_settings(settings)
             if problem:
                 _say(f"warning: {problem}")
+
+    try:
+        app.run(options.frames, options.screenshot, options.placements.get(options.screenshot, NEW_FILE))
+        if options.stats:
+            report = json.dumps(app.stats(), indent=2, allow_nan=False)
+            write_text_file(report, options.stats, options.placements.get(options.stats, NEW_FILE))
+        keep_settings()
+    except Stopped:
+        # Ctrl-C, SIGTERM or SIGHUP ends the app as closing its window does: with the settings kept
+        # (later stops are swallowed until the process ends, so the save is not cut short). Not on
+        # an error, whose cause a setting may be.
+        keep_settings()
+        raise
     finally:
         # A scripted run has no window to read it in; the interactive app showed it already.
         scripted = options.frames is not None

@@ -26,6 +26,42 @@ def test_interactive_run_saves_settings_in_the_config_folder(x_display, config, 
     assert (config / "imgui.ini").exists()
 
 
+@pytest.mark.parametrize("signum", [2, 15, 1], ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_stop_saves_the_settings_as_closing_the_window_does(x_display, config, monkeypatch, signum):
+    from app.launch import GuiOptions, run_gui
+    from app.signals import Stopped
+    from app.window import App
+
+    run = App.run
+
+    def run_then_stop(self, frames, *args):
+        run(self, 2, *args)
+        raise Stopped(signum)  # as the signal handler raises it in the app's loop
+
+    monkeypatch.setattr(App, "run", run_then_stop)
+    with pytest.raises(Stopped):
+        run_gui(GuiOptions(scene="pattern", size=300, persist=True))
+    saved = json.loads((config / "settings.json").read_text())
+    assert saved["scene"] == "pattern" and saved["size"] == 300
+    assert (config / "imgui.ini").exists()
+
+
+def test_an_error_in_the_app_leaves_the_saved_settings_as_they_were(x_display, config, monkeypatch):
+    from app.launch import GuiOptions, run_gui
+    from app.window import App
+
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"scene": "rgb", "size": 256}))
+
+    def failed(self, *args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(App, "run", failed)
+    with pytest.raises(RuntimeError):
+        run_gui(GuiOptions(scene="pattern", size=300, persist=True))
+    assert json.loads((config / "settings.json").read_text()) == {"scene": "rgb", "size": 256}
+
+
 def test_config_folder_that_is_a_file_warns_and_nothing_is_written(x_display, config, tmp_path, capsys, gui_command):
     from app.launch import GuiOptions, run_gui
 
