@@ -5,6 +5,7 @@ it. Only the interpreter's own start comes before."""
 
 import os
 import sys
+import warnings
 
 from app.message_stream import take_messages
 from app.missing_package import load_failure
@@ -26,9 +27,17 @@ def _exit_code(code) -> int:
     return code if isinstance(code, int) else 1
 
 
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    """A library's warning as the command's lines read: ``warning: `` and the first line of its text
+    (Numba's about a NUMBA_* variable it cannot parse carries a traceback's text after it)."""
+    text = next((part.strip() for part in str(message).splitlines() if part.strip()), category.__name__)
+    return f"warning: {printable(text)}\n"
+
+
 def main() -> int:
     code = 1  # what an error that escapes everything below gives
     take_messages()  # a standard error closed, broken or full drops the lines below
+    warnings.formatwarning = _one_line_warning
     # Written where even a line cannot be made for want of memory: made before it runs out.
     out_of_memory = f"error: not enough memory to go on{limit_note()}\n".encode()
     try:

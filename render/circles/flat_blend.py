@@ -12,13 +12,26 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
+import warnings
 from collections.abc import Callable
+from types import TracebackType
 
-import numba
 import numpy as np
 
 from render.core.address_space import MIB, ensure_room
+from render.core.gpu import first_line
+from render.core.renderer import RendererUnavailable
+
+try:
+    import numba
+except ValueError as error:  # a NUMBA_* variable Numba's import cannot take (NUMBA_NUM_THREADS=0)
+    variables = ", ".join(f"{name}={value!r}" for name, value in sorted(os.environ.items()) if name[:6] == "NUMBA_")
+    raise RendererUnavailable(
+        f"the CPU reference cannot run: Numba did not load ({first_line(error)})"
+        + (f"; the environment sets {variables}" if variables else "")
+    ) from None
 
 # Circles are blended in runs of at most this many box pixels between progress reports, which also
 # check whether the frame was given up: about 10 ms each.
@@ -80,8 +93,10 @@ def blend_flat(
 
 def compile_now() -> None:
     """Compile (or load from Numba's cache) the blend, so that no frame pays for it; AddressSpaceShort
-    where the limit on address space leaves LLVM too little room."""
-    if _blend_flat.signatures:  # compiled already in this process: nothing to load or check
+    where the limit on address space leaves LLVM too little room. A cache that cannot be read (a
+    file cut short) is emptied and the blend compiled again, with a warning."""
+    # None with NUMBA_DISABLE_JIT=1: the blend is plain Python, with nothing to compile.
+    if getattr(_blend_flat, "signatures", None) != []:  # or compiled already in this process
         return
     # What Numba's first compile loads besides LLVM's work, first: where SciPy is installed, its
     # BLAS, a library and OpenBLAS's buffers (82 MiB with one thread, about 700 MiB with 16), which
@@ -94,4 +109,26 @@ def compile_now() -> None:
     no = np.zeros((0, 3), np.float32)
     one = np.zeros(1, np.float32)
     empty = np.zeros((0, 4), np.int64)
-    _blend_flat(planes, empty, no, np.zeros(0, np.float32), no, np.float32(0.5), np.float32(0.5), one, one)
+    arguments = (planes, empty, no, np.zeros(0, np.float32), no, np.float32(0.5), np.float32(0.5), one, one)
+    try:
+        _blend_flat(*arguments)
+    except Exception as error:
+        if not _from_numba_cache(error.__traceback__):
+            raise
+        _blend_flat._cache.flush()  # type: ignore[attr-defined]  # an empty index: the next call compiles afresh
+        warnings.warn(
+            f"Numba's cache of the CPU reference's blend could not be read ({first_line(error)}):"
+            " it was compiled again",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        _blend_flat(*arguments)
+
+
+def _from_numba_cache(frame: TracebackType | None) -> bool:
+    """Whether the traceback from ``frame`` on passed through Numba's cache."""
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename.endswith(os.path.join("numba", "core", "caching.py")):
+            return True
+        frame = frame.tb_next
+    return False
