@@ -8,7 +8,9 @@ at that name meanwhile changes what happens to it:
   name in one step: ``os.link`` when nothing may be replaced (it fails if the name exists, so a file
   that appeared while we worked is kept), ``os.replace`` when the user allowed replacing. The name
   itself is replaced, never followed: a symbolic link planted there cannot redirect the write. A
-  failure or a signal leaves neither a partial file nor the temporary one.
+  failure or a signal leaves neither a partial file nor the temporary one; where the system and the
+  filesystem have unnamed files (Linux's O_TMPFILE), the temporary file has no name until it is
+  complete, so that not even a process killed outright leaves it behind.
 * A stream is written into as it is, never replaced or unlinked: ``-`` and descriptor paths
   (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``) through the descriptor this process already
   has, without truncating what it refers to; a FIFO or a character device (``/dev/null``) opened
@@ -256,8 +258,14 @@ def _write_stream(path: str, write: Callable[[BinaryIO], object]) -> None:
 
 def _place(target: str, write: Callable[[BinaryIO], object], replace: bool) -> None:
     """Write a temporary file beside ``target``, then link it to ``target`` (or rename over it
-    when ``replace``); the temporary file is gone afterwards, whatever happened."""
+    when ``replace``); the temporary file is gone afterwards, whatever happened. Where the system
+    and the folder's filesystem allow it, that file has no name until it is complete (O_TMPFILE), so
+    that even a process killed outright (SIGKILL, the kernel's out-of-memory killer, a signal whose
+    default ends it) leaves nothing behind."""
     folder = os.path.dirname(target) or "."
+    unnamed = _unnamed_file(folder)
+    if unnamed is not None and _place_unnamed(unnamed, target, write, replace):
+        return
     # A short fixed prefix: a target name near the 255-byte limit must still leave room for it.
     handle, temporary = tempfile.mkstemp(prefix=".rasterlab-", suffix=".part", dir=folder)
     try:
@@ -274,6 +282,68 @@ def _place(target: str, write: Callable[[BinaryIO], object], replace: bool) -> N
             _link_new(temporary, target)
     finally:
         Path(temporary).unlink(missing_ok=True)
+
+
+def _unnamed_file(folder: str) -> int | None:
+    """A descriptor of a new file in ``folder`` that has no name yet (O_TMPFILE), which its /proc
+    path can link; None where the system, the filesystem or a missing /proc does not allow it."""
+    if not hasattr(os, "O_TMPFILE"):
+        return None
+    try:
+        descriptor = os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o666)
+    except OSError:
+        return None
+    if not os.path.exists(f"/proc/self/fd/{descriptor}"):
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def _place_unnamed(descriptor: int, target: str, write: Callable[[BinaryIO], object], replace: bool) -> bool:
+    """``write`` into the unnamed file open on ``descriptor`` (which this closes), then give it the
+    name ``target``: linked where the name is free, or when ``replace``, linked to a hidden name
+    beside it and renamed over it. False, with nothing written to ``target``, where the file cannot
+    be linked by its /proc path (no /proc): the caller then writes a named temporary file instead."""
+    with os.fdopen(descriptor, "wb") as stream:
+        write(stream)
+        stream.flush()
+        unnamed = f"/proc/self/fd/{descriptor}"
+        if replace:
+            hidden = _link_hidden(unnamed, os.path.dirname(target) or ".")
+            if hidden is None:
+                return False
+            try:
+                _refuse_special(target)
+                os.replace(hidden, target)
+            finally:
+                Path(hidden).unlink(missing_ok=True)
+            return True
+        try:
+            os.link(unnamed, target, follow_symlinks=True)
+        except FileExistsError:
+            raise
+        except OSError as error:
+            if error.errno in (errno.ENOENT, errno.ENOTDIR) or error.errno in _NO_HARD_LINKS:
+                return False
+            raise
+    return True
+
+
+def _link_hidden(unnamed: str, folder: str) -> str | None:
+    """A hidden name in ``folder`` linked to the unnamed file at /proc path ``unnamed``; None where
+    it cannot be linked (no /proc, no hard links)."""
+    for _ in range(100):
+        hidden = os.path.join(folder, f".rasterlab-{os.urandom(6).hex()}.part")
+        try:
+            os.link(unnamed, hidden, follow_symlinks=True)
+            return hidden
+        except FileExistsError:
+            continue
+        except OSError as error:
+            if error.errno in (errno.ENOENT, errno.ENOTDIR) or error.errno in _NO_HARD_LINKS:
+                return None
+            raise
+    raise FileExistsError(errno.EEXIST, "no free hidden name for the finished file", folder)
 
 
 def _refuse_special(target: str) -> None:

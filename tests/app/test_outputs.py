@@ -5,9 +5,11 @@ replaced or unlinked."""
 
 import errno
 import os
+import signal
 import socket
 import stat
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -27,6 +29,9 @@ def render_command(main_command):
 
 def _writer(data: bytes):
     return lambda stream: stream.write(data)
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _only(folder: Path) -> list[str]:
@@ -56,7 +61,7 @@ def test_a_file_that_appears_during_the_write_is_kept(tmp_path):
 
 
 def test_without_hard_links_the_name_is_still_claimed_in_one_step(tmp_path, monkeypatch):
-    def no_links(source, target):
+    def no_links(source, target, **options):
         raise OSError(errno.EPERM, "Operation not permitted")
 
     monkeypatch.setattr(os, "link", no_links)
@@ -70,6 +75,32 @@ def test_without_hard_links_the_name_is_still_claimed_in_one_step(tmp_path, monk
     with pytest.raises(OutputExists):
         write_output(tmp_path / "b.png", racing)
     assert (tmp_path / "b.png").read_bytes() == b"theirs" and _only(tmp_path) == ["a.png", "b.png"]
+
+
+@pytest.mark.parametrize("replace", [False, True], ids=["new", "replacing"])
+def test_a_process_killed_mid_write_leaves_nothing_behind(tmp_path, replace):
+    # SIGKILL (or the out-of-memory killer, or any signal whose default ends the process) cannot be
+    # answered: the file being written must have no name until it is complete.
+    from scenes.safe_write import _unnamed_file
+
+    unnamed = _unnamed_file(str(tmp_path))
+    if unnamed is None:
+        pytest.skip("this filesystem or system has no unnamed files (O_TMPFILE) or no /proc")
+    os.close(unnamed)
+    (tmp_path / "kept.png").write_bytes(b"kept")
+    target = tmp_path / ("kept.png" if replace else "new.png")
+    script = (
+        "import os, signal, sys\n"
+        "from scenes.safe_write import Placement, write_output\n"
+        "def write(stream):\n"
+        "    stream.write(b'half of a file' * 1000)\n"
+        "    stream.flush()\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        f"write_output(sys.argv[1], write, Placement(replace={replace}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script, str(target)], cwd=ROOT, capture_output=True, timeout=60)
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    assert _only(tmp_path) == ["kept.png"] and (tmp_path / "kept.png").read_bytes() == b"kept"
 
 
 def test_new_file_names_step_past_taken_ones_even_mid_write(tmp_path):
