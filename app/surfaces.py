@@ -44,20 +44,26 @@ class GlfwWindow:
             raise NoDisplay(f"no display: the window cannot open here ({problem})")
         self.handle = None
         width, height = _fitted_to_screen(glfw, width, height)
-        for core in (True, False):
-            glfw.default_window_hints()
-            glfw.window_hint(glfw.VISIBLE, visible)
-            glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, 3)
-            glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, 3)
-            if core:
-                glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
-                glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, True)
-            self.handle = glfw.create_window(width, height, title, None, None)
-            if self.handle:
-                break
+        said: list[str] = []  # GLFW's reasons, for the line below rather than as warnings
+        previous = glfw.set_error_callback(lambda _code, text: said.append(text.decode(errors="replace")))
+        try:
+            for core in (True, False):
+                glfw.default_window_hints()
+                glfw.window_hint(glfw.VISIBLE, visible)
+                glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, 3)
+                glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, 3)
+                if core:
+                    glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
+                    glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, True)
+                self.handle = glfw.create_window(width, height, title, None, None)
+                if self.handle:
+                    break
+        finally:
+            glfw.set_error_callback(previous)
         if not self.handle:
             glfw.terminate()
-            raise NoDisplay("the display offers no OpenGL 3.3 context")
+            reason = f" ({'; '.join(dict.fromkeys(said))})" if said else ""
+            raise NoDisplay(f"the display offers no OpenGL 3.3 context{reason}")
         glfw.make_context_current(self.handle)
         self.dropped: list[str] = []
         glfw.set_drop_callback(self.handle, lambda _window, paths: self.dropped.extend(paths))
@@ -117,23 +123,31 @@ class EglSurface:
         from OpenGL import EGL
 
         self.egl = EGL
+        from OpenGL.error import GLError
+
         self.display = _initialized_display(EGL)
         attributes = [EGL.EGL_SURFACE_TYPE, EGL.EGL_PBUFFER_BIT, EGL.EGL_RENDERABLE_TYPE, EGL.EGL_OPENGL_BIT]
         attributes += [EGL.EGL_RED_SIZE, 8, EGL.EGL_GREEN_SIZE, 8, EGL.EGL_BLUE_SIZE, 8, EGL.EGL_NONE]
         config, count = EGL.EGLConfig(), EGL.EGLint()
         config_list = (EGL.EGLint * len(attributes))(*attributes)
-        chosen = EGL.eglChooseConfig(self.display, config_list, ctypes.pointer(config), 1, ctypes.pointer(count))
-        if not chosen or count.value < 1:
-            raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
-        self.config = config
-        self.surface = self._pbuffer(width, height)
-        EGL.eglBindAPI(EGL.EGL_OPENGL_API)
-        version = [EGL.EGL_CONTEXT_MAJOR_VERSION, 3, EGL.EGL_CONTEXT_MINOR_VERSION, 3, EGL.EGL_NONE]
-        context_attributes = (EGL.EGLint * len(version))(*version)
-        self.context = EGL.eglCreateContext(self.display, config, EGL.EGL_NO_CONTEXT, context_attributes)
-        if not self.surface or not self.context:
-            raise NoDisplay("EGL could not create an OpenGL 3.3 context with a pbuffer")
-        EGL.eglMakeCurrent(self.display, self.surface, self.surface, self.context)
+        problem = "EGL could not create an OpenGL 3.3 context with a pbuffer"
+        try:
+            chosen = EGL.eglChooseConfig(self.display, config_list, ctypes.pointer(config), 1, ctypes.pointer(count))
+            if not chosen or count.value < 1:
+                raise NoDisplay("EGL offers no pbuffer configuration for desktop OpenGL")
+            self.config = config
+            self.surface = self._pbuffer(width, height)
+            EGL.eglBindAPI(EGL.EGL_OPENGL_API)
+            version = [EGL.EGL_CONTEXT_MAJOR_VERSION, 3, EGL.EGL_CONTEXT_MINOR_VERSION, 3, EGL.EGL_NONE]
+            context_attributes = (EGL.EGLint * len(version))(*version)
+            self.context = EGL.eglCreateContext(self.display, config, EGL.EGL_NO_CONTEXT, context_attributes)
+            if not self.surface or not self.context:
+                raise NoDisplay(problem)
+            EGL.eglMakeCurrent(self.display, self.surface, self.surface, self.context)
+        except GLError as error:  # PyOpenGL raises where a call fails (a Mesa told to offer only OpenGL 2.1)
+            EGL.eglTerminate(self.display)
+            code = getattr(error, "err", None)  # an EGL constant, such as EGL_BAD_MATCH
+            raise NoDisplay(f"{problem} ({getattr(code, 'name', code) or type(error).__name__})") from None
         self._size = self._pbuffer_size = (width, height)
         self.dropped: list[str] = []
 

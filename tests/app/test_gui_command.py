@@ -66,6 +66,23 @@ def test_the_display_check_holds_the_x_server_until_glfw_has_connected(resetting
         terminate()
 
 
+@pytest.mark.parametrize("headless", [False, True], ids=["xvfb-window", "egl-headless"])
+def test_a_display_without_opengl_3_3_is_one_line(x_display, config, run_main, headless):
+    # Mesa told to offer OpenGL 2.1 at most: EGL's context failed with a PyOpenGL traceback
+    # (EGL_BAD_MATCH), and GLFW's window printed two warnings before its line.
+    if os.path.exists("/proc/driver/nvidia"):
+        pytest.skip("NVIDIA's OpenGL ignores Mesa's variables")
+    env = {**os.environ, "MESA_GL_VERSION_OVERRIDE": "2.1"}
+    args = ["gui", "--backend", "cpu", "--frames", "2", "--no-settings"] + (["--headless"] if headless else [])
+    result = run_main(*args, env=env)
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("note: CPU reference backend")]
+    assert result.returncode == 1 and len(lines) == 1, result.stderr
+    if headless:
+        assert lines == ["error: EGL could not create an OpenGL 3.3 context with a pbuffer (EGL_BAD_MATCH)"]
+    else:
+        assert lines[0].startswith("error: the display offers no OpenGL 3.3 context (GLX: "), lines
+
+
 def test_no_display_says_so_and_points_to_headless(config, gui_command):
     result = gui_command("gui", "--frames", "1", drop_display=True)
     assert result.returncode == 1
