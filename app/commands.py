@@ -188,11 +188,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     if out:
         at = placements[out]
         path = write_png_rgb8(overlay_picture(image, overlay), out, at) if overlay else write_png(image, out, at)
-        print(f"wrote {path} ({what}{overlay_note(overlay)})")
+        print(printable(f"wrote {path} ({what}{overlay_note(overlay)})"))
     if args.raw:
         at = placements[args.raw]
         path = write_values(overlay.values, args.raw, at) if overlay else write_raw(image, args.raw, at)
-        print(f"wrote {path} ({what}{overlay_note(overlay)})")
+        print(printable(f"wrote {path} ({what}{overlay_note(overlay)})"))
     return 0
 
 
@@ -271,9 +271,9 @@ def _print_outcome(outcome: BenchOutcome, args: argparse.Namespace, placements: 
         print(line)
     if args.json:
         write_text_file(json.dumps(outcome.payload, indent=2), args.json, placements[args.json])
-        print(f"wrote {args.json}")
+        print(printable(f"wrote {args.json}"))
     if getattr(args, "chart", None) and outcome.chart is not None:
-        print(f"wrote {outcome.chart(args.chart, placements[args.chart])}")
+        print(printable(f"wrote {outcome.chart(args.chart, placements[args.chart])}"))
     return 0
 
 
@@ -311,7 +311,7 @@ def cmd_scene_save(args: argparse.Namespace) -> int:
         for _ in range(_frame_of(scene, args.frame, animated) + 1 if animated else 0):
             kind.advance_scene(scene)
     path = kind.save_scene(scene, args.file, placements[args.file])
-    print(f"wrote {path} ({args.name}, {scene.count} {kind.units})")
+    print(printable(f"wrote {path} ({args.name}, {scene.count} {kind.units})"))
     return 0
 
 

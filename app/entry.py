@@ -3,6 +3,7 @@ here on, before the command line loads, so a stop while Python loads or parses i
 one line and exit code as one during the work; and once the exit code is decided, none can change
 it. Only the interpreter's own start comes before."""
 
+import io
 import os
 import sys
 import warnings
@@ -38,6 +39,10 @@ def main() -> int:
     code = 1  # what an error that escapes everything below gives
     take_messages()  # a standard error closed, broken or full drops the lines below
     warnings.formatwarning = _one_line_warning
+    # A name the output's encoding cannot take (PYTHONIOENCODING=ascii, a C locale) is written as its
+    # escapes, rather than failing the line that says a file was written.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
     # Written where even a line cannot be made for want of memory: made before it runs out.
     out_of_memory = f"error: not enough memory to go on{limit_note()}\n".encode()
     try:

@@ -382,3 +382,16 @@ def test_an_app_export_never_replaces_a_file_that_appears_while_it_writes(tmp_pa
     assert (tmp_path / "rgb_reference_0000.png").read_bytes() == b"theirs"
     assert (tmp_path / "rgb_reference_0000-2.png").read_bytes().startswith(PNG_MAGIC)
     session.close()
+
+
+def test_the_line_naming_a_written_file_is_one_line_in_any_encoding(tmp_path, run_main):
+    # A name with a newline and an escape sequence reached the terminal raw (two lines, a colour
+    # change); a name the output's encoding cannot take failed that line with a traceback, exit 1,
+    # after the file was written.
+    odd = "a\nb\x1b[31m\u00e9.png"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    command = ("render", "--scene", "rgb", "--size", "8", "--backend", "cpu", "--out", odd)
+    result = run_main(*command, cwd=tmp_path, env=env)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout == "wrote a\\nb\\x1b[31m\\xe9.png (rgb, 8x8, frame 0, cpu reference)\n"
+    assert (tmp_path / odd).read_bytes().startswith(PNG_MAGIC)
