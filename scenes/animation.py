@@ -30,10 +30,18 @@ def noise_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return data["perm_x"].copy(), data["perm_y"].copy(), data["value1d"].copy()
 
 
+def to_int32(values: np.ndarray) -> np.ndarray:
+    """float32 (N,) to int32 (N,) as CUDA converts a float to an int: toward zero, values beyond
+    int32's range saturated to its ends, NaN to 0. (NumPy's own cast leaves those undefined, and
+    warns.)"""
+    whole = np.trunc(values.astype(np.float64))
+    return np.where(np.isnan(whole), 0, np.clip(whole, -(2**31), 2**31 - 1)).astype(np.int32)
+
+
 def cell_noise(a, b, c, index) -> tuple[np.ndarray, np.ndarray]:
     """The course's 2D cell noise of float32 inputs (N,) and int circle indices (N,)."""
     perm_x, perm_y, values = noise_tables()
-    ia, ib, ic = (np.trunc(v).astype(np.int32) for v in (a, b, c))
+    ia, ib, ic = (to_int32(v) for v in (a, b, c))
     hx = perm_x[(ia * index) & 255]
     hx = perm_x[(hx + ib) & 255]
     hx = perm_x[(hx + ic) & 255]

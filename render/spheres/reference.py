@@ -53,9 +53,11 @@ def trace_into(scene: SphereScene, maxz: np.ndarray, rgb: np.ndarray) -> None:
         dx, dy = ox - cx, oy - cy
         r2 = radius * radius
         hit = dx * dx + dy * dy < r2
-        with np.errstate(invalid="ignore"):
+        # Pixels that miss take no part below; their square roots are of negative numbers, and a
+        # radius whose square underflows to 0 divides 0 by 0.
+        with np.errstate(invalid="ignore", divide="ignore"):
             dz = np.sqrt(r2 - dx * dx - dy * dy)
-        shade = dz / np.sqrt(r2)
+            shade = dz / np.sqrt(r2)
         depth = np.where(hit, dz + cz, -SPHERE_INF)
         window = maxz[y0:y1, x0:x1]
         nearer = depth > window

@@ -46,6 +46,15 @@ def test_centre_hit_full_shade_and_truncation():
     assert tuple(image[4, 4]) == (127, 255, 51, 255)  # trunc(0.5*255), 255, trunc(0.2*255 = 51.0000007)
 
 
+def test_a_sphere_whose_radius_squared_underflows_is_a_miss_without_a_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 0 / 0 for the shade of pixels that miss printed NumPy's warning
+        rgb = trace_reference(spheres((0, 0, 0, 1e-30, 1, 1, 1), (10, 10, 0, 1e-20, 1, 0, 0)), 64)
+    assert not rgb[..., :3].any()
+
+
 def test_boundary_is_a_miss_and_background_is_black():
     # At 1024 a pixel is one unit of the book's coordinates: pixel x = 512 + k has ox = k.
     image = trace_reference(spheres((0, 0, 0, 2, 1, 1, 1)), 1024)
