@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from imgui_bundle import imgui
 
 from app.ab_view import MODES, REFERENCE
-from app.panel_widgets import WARNING, tip
+from app.panel_widgets import tip, warning_wrapped
 
 if TYPE_CHECKING:
     from app.window import App
@@ -53,7 +53,7 @@ def draw_ab(app: App) -> None:
     elif ab.mode == "toggle" and imgui.button("show A" if ab.show_b else "show B"):
         app.set_ab(show_b=not ab.show_b)
     if ab.error:
-        imgui.text_colored(WARNING, ab.error)
+        warning_wrapped(ab.error)
     elif not ab.ready(session) or ab.diff is None:
         imgui.text_disabled("rendering B ...")
     else:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
-from app.panel_widgets import BAD, GOOD, WARNING, tip
+from app.panel_widgets import BAD, GOOD, WARNING, tip, warning_wrapped
 from app.printable import printable
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def draw_compiler_log(app: App) -> None:
     imgui.set_next_window_size(imgui.ImVec2(LOG_SIZE[0] * scale, LOG_SIZE[1] * scale), imgui.Cond_.first_use_ever)
     opened, keep = imgui.begin(LOG_WINDOW, True)
     if opened:
-        imgui.text_colored(WARNING, printable(app.kernel_watch.error))
+        warning_wrapped(printable(app.kernel_watch.error))
         imgui.separator()
         imgui.input_text_multiline("##log", log, imgui.ImVec2(-1, -1), imgui.InputTextFlags_.read_only)
     imgui.end()

@@ -9,7 +9,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from app.overlay_view import NONE
-from app.panel_widgets import WARNING, tip
+from app.panel_widgets import tip, warning_wrapped
 from render.core.overlay import overlay_stats
 from render.core.overlay_picture import turbo
 
@@ -44,12 +44,13 @@ def draw_overlay(app: App) -> None:
         app.choose_overlay(names[index])
     tip(TIPS.get(view.name, ""))
     if view.error:
-        imgui.text_colored(WARNING, view.error)
+        warning_wrapped(view.error)
     if not view.active(session):
         return
     overlay = view.overlay
     if overlay is None or not view.ready(session):
-        imgui.text_disabled("computing ...")
+        if not view.error:  # a failed overlay is not being computed
+            imgui.text_disabled("computing ...")
         return
     imgui.text_wrapped(overlay.unit)
     if overlay.values is None or view.values is None:

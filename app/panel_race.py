@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
-from app.panel_widgets import BAD, GOOD, WARNING, tip
+from app.panel_widgets import BAD, GOOD, tip, warning_wrapped
 from render.core.race import OTHER, STAGE_COLOURS, RaceRow
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def draw_race(app: App) -> None:
         imgui.progress_bar(done / total, imgui.ImVec2(-1, 0), f"{done}/{total} {label}")
         return
     if runner.error:
-        imgui.text_colored(WARNING, runner.error)
+        warning_wrapped(runner.error)
     outcome = runner.outcome
     if outcome is None:
         return

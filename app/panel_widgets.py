@@ -13,3 +13,10 @@ def tip(text: str) -> None:
     """A tooltip for the last widget, also while it is disabled (then it often says why)."""
     if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled | imgui.HoveredFlags_.delay_short):
         imgui.set_tooltip(text)
+
+
+def warning_wrapped(text: str) -> None:
+    """``text`` in the warning colour, wrapped to the panel's width: an error's message may be long."""
+    imgui.push_style_color(imgui.Col_.text, WARNING)
+    imgui.text_wrapped(text)
+    imgui.pop_style_color()

@@ -78,7 +78,23 @@ def test_warp_skip_on_the_cpu_is_tile_warps_and_cycles_says_it_needs_the_gpu(app
         app.frame()
         time.sleep(0.002)
     assert app.overlay.error == "cycles: measured inside the GPU's blend kernel; the cpu reference has none"
+    # The panel wraps the reason to its width and no longer says it is computing what failed.
+    from imgui_bundle import imgui
+
+    disabled, wrapped, warning_wrapped = [], [], panel_overlay.warning_wrapped
+
+    class Recorded:
+        def __getattr__(self, name):
+            return getattr(imgui, name)
+
+        def text_disabled(self, text):
+            disabled.append(text)
+            imgui.text_disabled(text)
+
+    monkeypatch.setattr(panel_overlay, "imgui", Recorded())
+    monkeypatch.setattr(panel_overlay, "warning_wrapped", lambda text: wrapped.append(text) or warning_wrapped(text))
     app.frame()  # the window goes on, the frame without an overlay
+    assert wrapped == [app.overlay.error] and "computing ..." not in disabled
 
 
 def test_the_grid_then_none_brings_the_plain_frame_back(app, run_until_shown, expected_rgb8):
