@@ -66,6 +66,7 @@ class App:
         # Where the frame was last drawn: framebuffer pixels (left, top, width, height), row 0 = top.
         self.frame_rect = (0, 0, 0, 0)
         self.first_frame_s: float | None = None  # from the process's start to the first frame shown
+        self.frames_shown = 0  # new frames shown in the run, whatever their scene
         imgui.create_context()
         implot.create_context()
         load_font()
@@ -241,16 +242,25 @@ class App:
         clock.lap("swap")
         now = time.perf_counter()
         if fresh:
+            self.frames_shown += 1
+            if self.first_frame_s is None:
+                self.first_frame_s = seconds_since_process_start()
+            if len(self.session.history) == 1:  # a new scene, size or variant: its own frame rate
+                self.frame_log.clear()
+                self._last_delivered = None
+            # Frames come one after another on the GPU, which renders every pass, and on the CPU
+            # while it plays; otherwise a frame answers a change, after however long the user took.
+            continuous = self.session.backend == "cuda" or self.session.playing
             # Time between delivered frames, not between passes of the loop: on the CPU a frame can
             # take seconds while the window keeps redrawing the last one at the display's rate.
-            if self._last_delivered is not None:
+            if self._last_delivered is not None and continuous:
                 wall = (now - self._last_delivered) * 1000
                 # What the app itself costs a frame: the time between frames that no GPU stage takes.
                 own = {"overhead": wall - sum(stage_ms.values())} if self.session.backend == "cuda" else {}
                 self.frame_log.append({"wall": wall, **own, **stage_ms, **self.display.copy_ms, **clock.laps})
-            else:
-                self.first_frame_s = seconds_since_process_start()
-            self._last_delivered = now
+            elif not continuous:
+                self.frame_log.clear()  # a still picture has no frame rate
+            self._last_delivered = now if continuous else None
         return True
 
     def delivered_fps(self) -> float | None:
@@ -318,6 +328,7 @@ class App:
             "frame_rect": list(self.frame_rect),
             "vsync": self.settings.vsync,
             "first_frame_s": self.first_frame_s,
+            "frames_shown": self.frames_shown,
             "frames_measured": len(recent),
             "wall_ms_median": wall,
             "fps_median": 1000 / wall if wall else None,

@@ -256,6 +256,27 @@ def test_a_typed_sphere_count_is_clamped_by_the_slider(click_at, replace_text, a
     assert app.session.settings.sphere_count == 1 and app.session.scene.count == 1
 
 
+def test_a_still_picture_has_no_frame_rate_and_a_new_scene_starts_its_own(app, run_until_shown):
+    # A still CPU frame answers a change, after however long the user took: its gap was shown as
+    # "between frames" (26,724 ms) and as a frame rate (0.0374), and one scene's rate stayed on the
+    # next's.
+    assert app.session.select_scene("bouncingballs", confirmed=True)
+    run_until_shown(app)
+    app.session.toggle_play()
+    deadline = time.monotonic() + 30
+    while len(app.frame_log) < 3 and time.monotonic() < deadline:
+        app.frame()
+        time.sleep(0.005)
+    app.session.toggle_play()
+    assert app.delivered_fps() is not None and len(app.frame_log) >= 3
+    time.sleep(0.3)  # the user's pause
+    assert app.session.select_scene("rgb", confirmed=True)
+    shown = app.frames_shown
+    run_until_shown(app)
+    assert app.frames_shown > shown
+    assert app.delivered_fps() is None and not app.frame_log and app.stats()["wall_ms_median"] is None
+
+
 def test_the_frame_rate_counts_delivered_frames_not_redraws(app, run_until_shown, monkeypatch):
     # Each CPU frame takes at least 0.2 s while the window redraws the last one many times meanwhile.
     assert app.session.select_scene("bouncingballs", confirmed=True)
