@@ -124,9 +124,11 @@ class Panel:
         self.handle_mouse()
         scale = imgui.get_style().font_scale_dpi
         high = max(height - self.status_bar.height(), 1)
-        # Whole pixels, as ImGui sizes windows: a panel held at a limit then equals it exactly.
-        narrowest = math.floor(min(PANEL_MIN_WIDTH * scale, width))
-        widest = math.floor(max(width * PANEL_MAX_SHARE, narrowest))
+        # Whole pixels, as ImGui sizes windows: a panel held at a limit then equals it exactly. Its
+        # share of the window wins over its scaled minimum: at UI scale 2 in an 800-pixel window the
+        # minimum (600) would leave the frame a quarter of it.
+        widest = math.floor(width * PANEL_MAX_SHARE)
+        narrowest = min(math.floor(PANEL_MIN_WIDTH * scale), widest)
         imgui.set_next_window_pos(imgui.ImVec2(0, 0))
         chosen = self.chosen_width
         if chosen is not None and 0 < self.width < min(chosen, widest) - 0.5:

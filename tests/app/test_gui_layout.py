@@ -87,6 +87,16 @@ def test_a_narrow_window_narrows_the_panel_only_while_it_is_narrow(app, run_unti
     assert app.view_rect()[0] == pytest.approx(chosen, abs=1)
 
 
+def test_at_a_large_ui_scale_the_panel_keeps_to_its_share_of_a_small_window(app, run_until_shown):
+    run_until_shown(app)
+    app.surface.set_size(800, 600)
+    app.set_ui_scale(2.0)
+    frames(app)
+    # Its scaled minimum, 600 pixels, took 75 % of the window and left the frame 200.
+    assert app.panel.width == pytest.approx(800 * 0.6, abs=1)
+    assert app.view_rect()[0] == pytest.approx(app.panel.width, abs=1)
+
+
 def test_the_panel_collapses_and_the_frame_takes_the_window(app, run_until_shown):
     from imgui_bundle import imgui
 
