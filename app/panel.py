@@ -49,8 +49,8 @@ SHORTCUTS = (
     ("Drag", "orbit the camera (shaded spheres, over the picture)"),
     ("Shift+drag", "pan the camera"),
     ("Wheel", "zoom the camera"),
-    ("T", "A/B toggle: show A or B (over the picture)"),
-    ("Drag (A/B split)", "move the divider between A and B"),
+    ("T", "A/B toggle, on the GPU: show A or B (over the picture)"),
+    ("Drag (A/B split)", "on the GPU: move the divider between A and B"),
 )
 
 

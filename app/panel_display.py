@@ -22,18 +22,29 @@ def draw_display(app: App) -> None:
     if changed:
         app.set_vsync(vsync)
     tip("wait for the monitor's refresh between frames; off shows how fast the loop can go")
+    # What only the GPU has: on the CPU reference they are shown, disabled, with the reason.
+    on_gpu = app.session.backend == "cuda"
     imgui.same_line()
+    imgui.begin_disabled(not on_gpu)
     changed, force = imgui.checkbox("force host copy", settings.force_host_copy)
     if changed:
         app.set_force_host_copy(force)
-    tip("copy each frame through host memory instead of CUDA-OpenGL interop, to compare the two paths")
+    tip(
+        "copy each frame through host memory instead of CUDA-OpenGL interop, to compare the two paths"
+        if on_gpu
+        else "the CPU reference's frames always reach the screen through host memory"
+    )
+    imgui.end_disabled()
     imgui.text(f"display path: {app.display.path}")
+    imgui.begin_disabled(not on_gpu)
     changed, marked = imgui.checkbox("NVTX ranges", nvtx_on())
     if changed:
         set_nvtx(marked)
     tip(
         "mark each frame's GPU stages (clear, advance, binning, blending, display) with NVTX ranges, so that "
         "Nsight Systems shows the frame's structure (docs/profiling.md)"
+        if on_gpu
+        else "NVTX ranges mark the GPU's stages: the CPU reference has none"
     )
     changed, dev = imgui.checkbox("reload built-in shaders", app.kernel_watch.dev)
     if changed:
@@ -41,7 +52,10 @@ def draw_display(app: App) -> None:
     tip(
         "--dev: when a file of shaders/ changes, compile it again and reload the running variant (kernel work on "
         "rasterlab itself)"
+        if on_gpu
+        else "the CPU reference runs no shader of shaders/"
     )
+    imgui.end_disabled()
     if app.display.notice:
         imgui.text_colored(WARNING, "interop unavailable: host copy")
         tip(app.display.notice)

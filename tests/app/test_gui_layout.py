@@ -146,3 +146,35 @@ def test_nearest_keeps_the_pixels_and_linear_smooths(app, run_until_shown, expec
     shown = screen[top : top + height, left : left + width].reshape(-1, 3)
     assert len({tuple(c) for c in np.unique(shown, axis=0)} - colours) > 10  # blends at the edges
     assert app.settings.texture_filter == "linear"
+
+
+def test_on_the_cpu_the_gpus_display_controls_are_shown_disabled(app, run_until_shown, monkeypatch):
+    from imgui_bundle import imgui
+
+    import app.panel_display as panel_display
+
+    monkeypatch.setattr("app.panel.SECTIONS_CLOSED_AT_START", ())
+    disabled, drawn = [], {}
+
+    class Recorded:
+        def __getattr__(self, name):
+            return getattr(imgui, name)
+
+        def begin_disabled(self, on=True):
+            disabled.append(on)
+            imgui.begin_disabled(on)
+
+        def end_disabled(self):
+            disabled.pop()
+            imgui.end_disabled()
+
+        def checkbox(self, label, value):
+            drawn[label] = any(disabled)
+            return imgui.checkbox(label, value)
+
+    monkeypatch.setattr(panel_display, "imgui", Recorded())
+    run_until_shown(app)
+    frames(app)
+    # They did nothing on the CPU reference, and looked as if they did.
+    assert drawn["force host copy"] and drawn["NVTX ranges"] and drawn["reload built-in shaders"]
+    assert not drawn["vsync"] and not drawn["UI scale of the monitor"]
