@@ -282,7 +282,7 @@ class Session(ViewActions, VariantActions, FrameOutputs, BackgroundSwitches, Slo
         self.history.clear()
         self.last_check = None
         self.cpu.restart(frame, self.backend == "cpu")
-        self.status = f"{scene.name}: {scene.count} {self.units} at {size}x{size}"
+        self.status = f"{scene.name}: {scene.count:,} {self.units} at {size}x{size}"
         return True
 
     def gpu_failed(self, error: Exception) -> None:

@@ -199,7 +199,11 @@ def _npz_members(archive: zipfile.ZipFile, size: int, path: str | Path) -> dict[
                 f"{path}: member {name} claims {info.file_size:,} bytes from {info.compress_size:,} compressed, "
                 "more than its compression method can give"
             )
-    return {info.filename: info for info in infos}
+    members = {info.filename: info for info in infos}
+    if len(members) < len(infos):  # which of two members of one name counts is not the file's to say
+        twice = next(name for name in members if sum(info.filename == name for info in infos) > 1)
+        raise SceneFileError(f"{path}: member {shown(twice)} appears more than once")
+    return members
 
 
 def _check_member_names(members: dict[str, zipfile.ZipInfo], kind: str, path: str | Path) -> None:

@@ -104,13 +104,23 @@ def _float32(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
 MAX_GEOMETRY = 1e18
 
 
+def _values(count: int) -> str:
+    """``1 value``, ``2 values``, ..."""
+    return f"{count} value" if count == 1 else f"{count} values"
+
+
+def _values_not(count: int) -> str:
+    """``1 value is not``, ``2 values are not``, ..."""
+    return f"{_values(count)} {'is' if count == 1 else 'are'} not"
+
+
 def _bounded(array: np.ndarray, key: str, path: str | Path) -> np.ndarray:
     """``array`` when every value is within MAX_GEOMETRY in magnitude; raises SceneFileError otherwise.
     Its extremes are read without a temporary array, so a large field is not held twice."""
     if array.size and (array.max() > MAX_GEOMETRY or array.min() < -MAX_GEOMETRY):
         bad = int(np.count_nonzero(np.abs(array) > MAX_GEOMETRY))
         raise SceneFileError(
-            f"{path}: field {key!r} has {bad} values of magnitude over {MAX_GEOMETRY:g} "
+            f"{path}: field {key!r} has {_values(bad)} of magnitude over {MAX_GEOMETRY:g} "
             "(the renderers' float32 squared distances overflow from about 1.3e19)"
         )
     return array
@@ -145,7 +155,7 @@ def _radius(fields: dict, things: str, path: str | Path) -> np.ndarray:
             f"{path}: field 'radius' has {radius.shape[0]} {things}, more than the {MAX_CIRCLES} allowed"
         )
     if np.any(radius <= 0):
-        raise SceneFileError(f"{path}: field 'radius' must be > 0 ({int(np.sum(radius <= 0))} values are not)")
+        raise SceneFileError(f"{path}: field 'radius' must be > 0 ({_values_not(int(np.sum(radius <= 0)))})")
     return radius
 
 
@@ -212,5 +222,5 @@ def load_sphere_scene(path: str | Path) -> SphereScene:
     color = _rows(fields, "color", radius.shape[0], path)
     outside = int(np.count_nonzero((color < 0) | (color > 1)))
     if outside:
-        raise SceneFileError(f"{path}: field 'color' must be in [0, 1] ({outside} values are not)")
+        raise SceneFileError(f"{path}: field 'color' must be in [0, 1] ({_values_not(outside)})")
     return SphereScene(Path(path).stem, center, radius, color)

@@ -174,7 +174,7 @@ def test_float64_fields_are_judged_in_the_same_order_as_any(tmp_path):
     np.savez(path, kind="circles", position=position, radius=np.float32([-1, 0.1, 0.1, 0.1]), color=np.ones((4, 3)))
     with pytest.raises(SceneFileError) as error:
         load_scene(path)
-    assert str(error.value) == f"{path}: field 'radius' must be > 0 (1 values are not)"
+    assert str(error.value) == f"{path}: field 'radius' must be > 0 (1 value is not)"
 
 
 def test_a_signalling_nan_is_one_line_and_no_warning(tmp_path):
@@ -216,9 +216,9 @@ def test_every_number_layout_reads_as_float32(tmp_path, small_slices, dtype, ord
     "field, values, message",
     [
         ("position", [[-3e38, -3e38, 0]], "'position' has 2 values of magnitude over 1e\\+18 \\(the renderers'"),
-        ("radius", [3e38], "'radius' has 1 values of magnitude over 1e\\+18 \\(the renderers'"),
-        ("radius", [1.1e18], "'radius' has 1 values of magnitude over 1e\\+18 \\(the renderers'"),
-        ("velocity", [[0, 2e18, 0]], "'velocity' has 1 values of magnitude over 1e\\+18 \\(the renderers'"),
+        ("radius", [3e38], "'radius' has 1 value of magnitude over 1e\\+18 \\(the renderers'"),
+        ("radius", [1.1e18], "'radius' has 1 value of magnitude over 1e\\+18 \\(the renderers'"),
+        ("velocity", [[0, 2e18, 0]], "'velocity' has 1 value of magnitude over 1e\\+18 \\(the renderers'"),
     ],
 )
 def test_geometry_whose_squares_overflow_float32_is_refused(tmp_path, field, values, message):

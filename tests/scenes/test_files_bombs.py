@@ -237,3 +237,15 @@ def test_only_the_npy_versions_np_savez_writes_are_read(tmp_path):
     path = write_scene(tmp_path / "v3.npz", "circles", {"radius": version_3})
     with pytest.raises(SceneFileError, match=r"field 'radius' is in .npy format \(3, 0\); scene files use"):
         load_scene(path)
+
+
+@pytest.mark.parametrize("kind", ["circles", "spheres"])
+def test_a_member_written_twice_is_refused(tmp_path, kind):
+    # zipfile reads the last of two members of one name; another tool may read the first.
+    def second_radius(archive):
+        with pytest.warns(UserWarning, match="Duplicate name"), archive.open("radius.npy", "w") as stream:
+            np.lib.format.write_array(stream, VALID[kind]["radius"] * 2)
+
+    path = write_scene(tmp_path / "twice.npz", kind, extra=[second_radius])
+    with pytest.raises(SceneFileError, match=r"twice.npz: member 'radius.npy' appears more than once$"):
+        LOADERS[kind](path)

@@ -122,7 +122,7 @@ def test_sphere_colours_outside_0_1_are_refused(tmp_path, suffix, value):
     color = np.float32([[0.5, 0.5, 0.5], [0.5, value, 0.5]])
     scene = SphereScene("s", np.zeros((2, 3), np.float32), np.ones(2, np.float32), color)
     path = save_sphere_scene(scene, tmp_path / f"s{suffix}")
-    assert "field 'color' must be in [0, 1] (1 values are not)" in refused(load_sphere_scene, path)
+    assert "field 'color' must be in [0, 1] (1 value is not)" in refused(load_sphere_scene, path)
 
 
 def test_circle_colours_are_not_clamped(tmp_path):

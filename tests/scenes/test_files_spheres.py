@@ -46,5 +46,5 @@ def test_a_sphere_whose_squares_overflow_float32_is_refused(tmp_path, field, val
     fields = {"center": [[0, 0, 0]], "radius": [10], "color": [[1, 0, 0]], field: value}
     path = tmp_path / "huge.npz"
     np.savez(path, kind="spheres", **{key: np.float32(item) for key, item in fields.items()})
-    with pytest.raises(SceneFileError, match=f"field '{field}' has 1 values of magnitude over 1e\\+18"):
+    with pytest.raises(SceneFileError, match=f"field '{field}' has 1 value of magnitude over 1e\\+18"):
         load_sphere_scene(path)
