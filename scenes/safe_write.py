@@ -307,9 +307,8 @@ def _place_unnamed(descriptor: int, target: str, write: Callable[[BinaryIO], obj
     with os.fdopen(descriptor, "wb") as stream:
         write(stream)
         stream.flush()
-        unnamed = f"/proc/self/fd/{descriptor}"
         if replace:
-            hidden = _link_hidden(unnamed, os.path.dirname(target) or ".")
+            hidden = _link_hidden(descriptor, os.path.dirname(target) or ".")
             if hidden is None:
                 return False
             try:
@@ -319,7 +318,7 @@ def _place_unnamed(descriptor: int, target: str, write: Callable[[BinaryIO], obj
                 Path(hidden).unlink(missing_ok=True)
             return True
         try:
-            os.link(unnamed, target, follow_symlinks=True)
+            _link_unnamed(descriptor, target)
         except FileExistsError:
             raise
         except OSError as error:
@@ -329,13 +328,24 @@ def _place_unnamed(descriptor: int, target: str, write: Callable[[BinaryIO], obj
     return True
 
 
-def _link_hidden(unnamed: str, folder: str) -> str | None:
-    """A hidden name in ``folder`` linked to the unnamed file at /proc path ``unnamed``; None where
-    it cannot be linked (no /proc, no hard links)."""
+def _link_unnamed(descriptor: int, name: str) -> None:
+    """Give the unnamed file open on ``descriptor`` the name ``name`` (FileExistsError where it is
+    taken): linkat through /proc/self/fd, following that link to the file (CPython's plain link()
+    of the /proc path would link the /proc entry itself, which fails as a link across devices)."""
+    folder = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.link(str(descriptor), name, src_dir_fd=folder, follow_symlinks=True)
+    finally:
+        os.close(folder)
+
+
+def _link_hidden(descriptor: int, folder: str) -> str | None:
+    """A hidden name in ``folder`` linked to the unnamed file open on ``descriptor``; None where it
+    cannot be linked (no /proc, no hard links)."""
     for _ in range(100):
         hidden = os.path.join(folder, f".rasterlab-{os.urandom(6).hex()}.part")
         try:
-            os.link(unnamed, hidden, follow_symlinks=True)
+            _link_unnamed(descriptor, hidden)
             return hidden
         except FileExistsError:
             continue

@@ -12,6 +12,7 @@ came, held the command's exit).
 """
 
 import signal
+import warnings
 
 from render.core.blas_threads import one_blas_thread
 from render.core.stops import SIGNALS
@@ -26,5 +27,9 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 from render.circles import forkserver_guard  # noqa: E402
 
 forkserver_guard.guard()
+
+# What Numba's import says of a NUMBA_* variable it cannot parse, the command has said already, in
+# one line: not again, with its traceback's text, from each process that loads it.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numba\.core\.config")
 
 import render.circles.reference  # noqa: E402, F401

@@ -78,6 +78,30 @@ def test_without_hard_links_the_name_is_still_claimed_in_one_step(tmp_path, monk
 
 
 @pytest.mark.parametrize("replace", [False, True], ids=["new", "replacing"])
+def test_a_file_is_placed_without_a_named_temporary_file_where_the_system_allows(tmp_path, monkeypatch, replace):
+    import scenes.safe_write
+
+    unnamed = scenes.safe_write._unnamed_file(str(tmp_path))
+    if unnamed is None:
+        pytest.skip("this filesystem or system has no unnamed files (O_TMPFILE) or no /proc")
+    os.close(unnamed)
+    writes = []
+
+    def named(*args, **options):
+        raise AssertionError("a named temporary file was made")
+
+    monkeypatch.setattr(scenes.safe_write.tempfile, "mkstemp", named)
+    (tmp_path / "old.png").write_bytes(b"old")
+    target = tmp_path / ("old.png" if replace else "new.png")
+    write_output(target, lambda stream: writes.append(stream.write(b"new")), Placement(replace=replace))
+    assert target.read_bytes() == b"new" and len(writes) == 1  # written once
+    assert _only(tmp_path) == (["old.png"] if replace else ["new.png", "old.png"])
+    with pytest.raises(OutputExists):
+        write_output(tmp_path / "old.png", _writer(b"other"))
+    assert _only(tmp_path) == (["old.png"] if replace else ["new.png", "old.png"])
+
+
+@pytest.mark.parametrize("replace", [False, True], ids=["new", "replacing"])
 def test_a_process_killed_mid_write_leaves_nothing_behind(tmp_path, replace):
     # SIGKILL (or the out-of-memory killer, or any signal whose default ends the process) cannot be
     # answered: the file being written must have no name until it is complete.

@@ -46,6 +46,17 @@ def test_a_numba_variable_it_cannot_parse_is_one_warning(run_main, tmp_path, nam
     ]
 
 
+def test_with_band_workers_numba_s_warning_is_still_one_line(run_main, tmp_path):
+    # The workers' forkserver imports Numba too, and printed the warning again with its traceback.
+    out = tmp_path / "a.png"
+    command = ("render", "--scene", "rand1M", "--size", "256", "--backend", "cpu", "--out", out)
+    result = run_main(*command, env={**os.environ, "NUMBA_OPT": "x"}, cwd=tmp_path)
+    assert result.returncode == 0 and out.is_file(), result.stderr
+    assert _messages(result) == [
+        "warning: Environment variable 'NUMBA_OPT' is defined but its associated value 'x' could not be parsed."
+    ]
+
+
 def test_numba_switched_off_renders_the_same_pixels_in_python(run_main, tmp_path):
     compiled, first = _render(run_main, tmp_path, "compiled.png")
     plain, second = _render(run_main, tmp_path, "plain.png", NUMBA_DISABLE_JIT="1")
