@@ -113,7 +113,8 @@ def compile_now() -> None:
     try:
         _blend_flat(*arguments)
     except Exception as error:
-        if not _from_numba_cache(error.__traceback__):
+        # A file that cannot be opened (another user's cache) is not damaged: not Numba's to empty.
+        if isinstance(error, OSError) or not _from_numba_cache(error.__traceback__):
             raise
         _blend_flat._cache.flush()  # type: ignore[attr-defined]  # an empty index: the next call compiles afresh
         warnings.warn(
