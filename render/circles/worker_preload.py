@@ -30,6 +30,6 @@ forkserver_guard.guard()
 
 # What Numba's import says of a NUMBA_* variable it cannot parse, the command has said already, in
 # one line: not again, with its traceback's text, from each process that loads it.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numba\.core\.config")
+warnings.filterwarnings("ignore", r"Environment variable 'NUMBA_", RuntimeWarning)
 
 import render.circles.reference  # noqa: E402, F401
