@@ -42,6 +42,8 @@ UNGUARDED = (
     ' as it starts: put it under `if __name__ == "__main__":`'
 )
 
+# A -W filter (the start of the message, then the category) for Numba's warning about a variable.
+QUIET_NUMBA_VARIABLES = "ignore:Environment variable 'NUMBA_:RuntimeWarning"
 # A worker reads the flag at least every REPORT_SECONDS; this leaves room for a loaded machine.
 END_SECONDS = 2.0
 
@@ -213,12 +215,23 @@ def worker_context() -> multiprocessing.context.ForkServerContext:
     # ignores SIGINT and SIGTERM and keeps SIGHUP blocked. A stop that reaches this process meanwhile
     # waits, blocked, until the mask is restored. The tracker is started on its own first: starting
     # it unblocks SIGINT and SIGTERM in this thread.
-    for start in (resource_tracker.ensure_running, forkserver.ensure_running):
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, stops.SIGNALS)
-        try:
-            start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    # What Numba's import says of a NUMBA_* variable it cannot parse, the command has said in one
+    # line: the forkserver and every worker it starts are told to ignore it (PYTHONWARNINGS, read as
+    # the forkserver's Python starts), wherever they import Numba.
+    warned = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (warned, QUIET_NUMBA_VARIABLES)))
+    try:
+        for start in (resource_tracker.ensure_running, forkserver.ensure_running):
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, stops.SIGNALS)
+            try:
+                start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    finally:
+        if warned is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = warned
     return context
 
 

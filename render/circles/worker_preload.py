@@ -12,7 +12,6 @@ came, held the command's exit).
 """
 
 import signal
-import warnings
 
 from render.core.blas_threads import one_blas_thread
 from render.core.stops import SIGNALS
@@ -27,9 +26,5 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 from render.circles import forkserver_guard  # noqa: E402
 
 forkserver_guard.guard()
-
-# What Numba's import says of a NUMBA_* variable it cannot parse, the command has said already, in
-# one line: not again, with its traceback's text, from each process that loads it.
-warnings.filterwarnings("ignore", r"Environment variable 'NUMBA_", RuntimeWarning)
 
 import render.circles.reference  # noqa: E402, F401
