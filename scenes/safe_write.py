@@ -317,26 +317,27 @@ def _place_unnamed(descriptor: int, target: str, write: Callable[[BinaryIO], obj
             finally:
                 Path(hidden).unlink(missing_ok=True)
             return True
-        try:
-            _link_unnamed(descriptor, target)
-        except FileExistsError:
-            raise
-        except OSError as error:
-            if error.errno in (errno.ENOENT, errno.ENOTDIR) or error.errno in _NO_HARD_LINKS:
-                return False
-            raise
-    return True
+        return _link_unnamed(descriptor, target)
 
 
-def _link_unnamed(descriptor: int, name: str) -> None:
-    """Give the unnamed file open on ``descriptor`` the name ``name`` (FileExistsError where it is
-    taken): linkat through /proc/self/fd, following that link to the file (CPython's plain link()
-    of the /proc path would link the /proc entry itself, which fails as a link across devices)."""
-    folder = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+def _link_unnamed(descriptor: int, name: str) -> bool:
+    """Give the unnamed file open on ``descriptor`` the name ``name``: linkat through
+    /proc/self/fd, following that link to the file (CPython's plain link() of the /proc path would
+    link the /proc entry itself, which fails as a link across devices). False where it cannot be
+    linked (no /proc, no hard links); FileExistsError where the name is taken."""
     try:
-        os.link(str(descriptor), name, src_dir_fd=folder, follow_symlinks=True)
-    finally:
-        os.close(folder)
+        folder = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.link(str(descriptor), name, src_dir_fd=folder, follow_symlinks=True)
+        finally:
+            os.close(folder)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR) or error.errno in _NO_HARD_LINKS:
+            return False
+        raise
+    return True
 
 
 def _link_hidden(descriptor: int, folder: str) -> str | None:
@@ -345,14 +346,9 @@ def _link_hidden(descriptor: int, folder: str) -> str | None:
     for _ in range(100):
         hidden = os.path.join(folder, f".rasterlab-{os.urandom(6).hex()}.part")
         try:
-            _link_unnamed(descriptor, hidden)
-            return hidden
+            return hidden if _link_unnamed(descriptor, hidden) else None
         except FileExistsError:
             continue
-        except OSError as error:
-            if error.errno in (errno.ENOENT, errno.ENOTDIR) or error.errno in _NO_HARD_LINKS:
-                return None
-            raise
     raise FileExistsError(errno.EEXIST, "no free hidden name for the finished file", folder)
 
 
