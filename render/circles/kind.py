@@ -30,6 +30,10 @@ from scenes.model import CircleScene
 from scenes.safe_write import Placement
 
 
+class CircleUsageError(ValueError):
+    """An option that does not apply to what was asked (``--seed`` with a scene file)."""
+
+
 class CircleKind:
     name = "circles"
     label = "circles (CS149 assignment 3)"
@@ -38,7 +42,7 @@ class CircleKind:
     scenes_move = True
     variants = VARIANTS
     scene_names = SCENE_NAMES
-    scene_errors = (UnknownSceneError,)
+    scene_errors = (UnknownSceneError, CircleUsageError)
     scene_notes: dict[str, str] = {}
     views: tuple[str, ...] = ()
     view_notes: dict[str, str] = {}
@@ -51,6 +55,8 @@ class CircleKind:
     rule_overlays = RULE_OVERLAYS
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], CircleScene]:
+        if seed is not None and names_a_file(name_or_file, SCENE_NAMES):
+            raise CircleUsageError("--seed applies to the built-in scenes, not to a scene file")
         return scene_loader(name_or_file, 0 if seed is None else seed)
 
     def app_scene_loader(self, name_or_file: str, seed: int, count: int | None) -> Callable[[], CircleScene]:

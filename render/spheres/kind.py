@@ -29,7 +29,7 @@ from scenes.spheres import SPHERE_SCENES, SphereScene, UnknownSphereSceneError, 
 
 
 class SphereUsageError(ValueError):
-    """An option that does not apply to what was asked (``--count`` with a scene file)."""
+    """An option that does not apply to what was asked (``--count`` or ``--seed`` with a scene file)."""
 
 
 class SphereKind:
@@ -66,8 +66,9 @@ class SphereKind:
 
     def scene_loader(self, name_or_file: str, seed: int | None, count: int | None) -> Callable[[], SphereScene]:
         """``classic``, ``random`` (``count`` and ``seed`` override its defaults) or a sphere scene file."""
-        if count is not None and names_a_file(name_or_file, SPHERE_SCENES):
-            raise SphereUsageError("--count applies to the built-in sphere scenes, not to a scene file")
+        for option, value in (("--count", count), ("--seed", seed)):
+            if value is not None and names_a_file(name_or_file, SPHERE_SCENES):
+                raise SphereUsageError(f"{option} applies to the built-in sphere scenes, not to a scene file")
         return sphere_scene_loader(name_or_file, count, seed)
 
     def built_in_scene(self, name: str, seed: int | None, count: int | None) -> SphereScene:

@@ -173,6 +173,27 @@ def test_count_with_a_sphere_scene_file_is_a_usage_error(call_main, tmp_path):
     assert code == 2 and len(lines) == 1 and "--count applies to the built-in sphere scenes" in lines[0]
 
 
+@pytest.mark.parametrize("command", ["render", "record", "check"])
+@pytest.mark.parametrize(
+    ("renderer", "content"),
+    [
+        ("circles", '{"kind": "circles", "position": [[0.5, 0.5, 0]], "radius": [0.1], "color": [[1, 0, 0]]}'),
+        ("spheres", '{"kind": "spheres", "center": [[0, 0, 0]], "radius": [1], "color": [[1, 0, 0]]}'),
+    ],
+)
+def test_seed_with_a_scene_file_is_a_usage_error(call_main, tmp_path, command, renderer, content):
+    # A file's scene has no seed: the option was ignored without a word, where --count was refused.
+    path = tmp_path / "s.json"
+    path.write_text(content)
+    args = [command, "--renderer", renderer, "--scene", str(path), "--seed", "3"]
+    outputs = {"render": ["--out", str(tmp_path / "out.png")], "record": ["--out", str(tmp_path / "take")]}
+    args += outputs.get(command, []) + (["--frames", "0:1"] if command == "record" else [])
+    code, lines = call_main(args)
+    assert code == 2 and len(lines) == 1, lines
+    assert "--seed applies to the built-in" in lines[0] and "not to a scene file" in lines[0], lines
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
 @pytest.mark.parametrize(
     "content, message",
     [
