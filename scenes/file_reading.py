@@ -411,8 +411,23 @@ def _read_json(stream: BinaryIO, path: str | Path) -> dict:
     _check_json_size(os.fstat(stream.fileno()).st_size, path)
     text = stream.read(MAX_JSON_BYTES + 1)
     _check_json_size(len(text), path)
+
+    def once_each(pairs: list[tuple[str, object]]) -> dict:
+        # Which of two values of one key counts is not the file's to say: Python takes the last, other
+        # tools the first.
+        fields = dict(pairs)
+        if len(fields) < len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise SceneFileError(f"{path}: key {shown(key)} appears more than once in an object")
+                seen.add(key)
+        return fields
+
     try:
-        fields = json.loads(text, parse_int=_json_int, parse_float=_json_float)
+        fields = json.loads(text, parse_int=_json_int, parse_float=_json_float, object_pairs_hook=once_each)
+    except SceneFileError:
+        raise
     except (ValueError, RecursionError) as error:  # RecursionError: nested deeper than the parser goes
         raise SceneFileError(f"{path}: not a readable JSON file ({error})") from None
     if not isinstance(fields, dict):

@@ -128,3 +128,13 @@ def test_sphere_colours_outside_0_1_are_refused(tmp_path, suffix, value):
 def test_circle_colours_are_not_clamped(tmp_path):
     path = write(tmp_path, VALID["circles"] | {"color": [[2.5, -1, 0.5]]})
     assert load_scene(path).color.tolist() == [[2.5, -1.0, 0.5]]
+
+
+@pytest.mark.parametrize("loader", [load_scene, load_sphere_scene], ids=["circles", "spheres"])
+def test_a_key_written_twice_is_refused(tmp_path, loader):
+    # Python's json takes the last of two values of one key; other tools take the first.
+    path = tmp_path / "twice.json"
+    kind = "circles" if loader is load_scene else "spheres"
+    path.write_text(json.dumps({"kind": kind, "radius": [0.1]})[:-1] + ', "radius": [0.2]}')
+    with pytest.raises(SceneFileError, match=r"twice.json: key 'radius' appears more than once in an object$"):
+        loader(path)
