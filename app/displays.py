@@ -93,16 +93,24 @@ def _descriptor_2_kept(lines: list[str]) -> Iterator[None]:
             lines[:0] = [line.strip() for line in kept.read().decode(errors="replace").splitlines() if line.strip()]
 
 
-def start_glfw(glfw, capture_descriptor_2: bool = False) -> str | None:
-    """Start GLFW; why it cannot, in its own words (and, with ``capture_descriptor_2``, Xlib's),
-    or None once it runs. Its errors are kept for the reason instead of printed as warnings."""
-    said: list[str] = []
+@contextlib.contextmanager
+def glfw_errors_kept(glfw, said: list[str]) -> Iterator[None]:
+    """Within the block, GLFW's errors go into ``said`` (for a reason's line) instead of being
+    printed as warnings."""
     previous = glfw.set_error_callback(lambda _code, text: said.append(text.decode(errors="replace")))
     try:
-        with _descriptor_2_kept(said) if capture_descriptor_2 else contextlib.nullcontext():
-            started = glfw.init()
+        yield
     finally:
         glfw.set_error_callback(previous)
+
+
+def start_glfw(glfw, capture_descriptor_2: bool = False) -> str | None:
+    """Start GLFW; why it cannot, in its own words (and, with ``capture_descriptor_2``, Xlib's),
+    or None once it runs."""
+    said: list[str] = []
+    with glfw_errors_kept(glfw, said):
+        with _descriptor_2_kept(said) if capture_descriptor_2 else contextlib.nullcontext():
+            started = glfw.init()
     return None if started else "; ".join(said) or "GLFW did not start"
 
 

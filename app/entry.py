@@ -14,6 +14,7 @@ from app.printable import printable
 from app.signals import Stopped, guard_exit, unwinding
 from render.core.address_space import MIB, AddressSpaceShort, ensure_room, limit_note
 from render.core.blas_threads import one_blas_thread
+from render.core.gpu import first_line
 
 # The address space the command line's libraries take as they load (tests/app/test_address_space.py
 # measures it: about 96 MiB, most of it NumPy's OpenBLAS, which ends the process where its buffer
@@ -31,8 +32,7 @@ def _exit_code(code) -> int:
 def _one_line_warning(message, category, filename, lineno, line=None) -> str:
     """A library's warning as the command's lines read: ``warning: `` and the first line of its text
     (Numba's about a NUMBA_* variable it cannot parse carries a traceback's text after it)."""
-    text = next((part.strip() for part in str(message).splitlines() if part.strip()), category.__name__)
-    return f"warning: {printable(text)}\n"
+    return f"warning: {printable(first_line(message))}\n"
 
 
 def main() -> int:

@@ -11,7 +11,7 @@ import ctypes
 
 import numpy as np
 
-from app.displays import start_glfw
+from app.displays import glfw_errors_kept, start_glfw
 
 
 class NoDisplay(RuntimeError):
@@ -44,9 +44,8 @@ class GlfwWindow:
             raise NoDisplay(f"no display: the window cannot open here ({problem})")
         self.handle = None
         width, height = _fitted_to_screen(glfw, width, height)
-        said: list[str] = []  # GLFW's reasons, for the line below rather than as warnings
-        previous = glfw.set_error_callback(lambda _code, text: said.append(text.decode(errors="replace")))
-        try:
+        said: list[str] = []
+        with glfw_errors_kept(glfw, said):
             for core in (True, False):
                 glfw.default_window_hints()
                 glfw.window_hint(glfw.VISIBLE, visible)
@@ -58,8 +57,6 @@ class GlfwWindow:
                 self.handle = glfw.create_window(width, height, title, None, None)
                 if self.handle:
                     break
-        finally:
-            glfw.set_error_callback(previous)
         if not self.handle:
             glfw.terminate()
             reason = f" ({'; '.join(dict.fromkeys(said))})" if said else ""
@@ -121,10 +118,9 @@ class EglSurface:
 
     def __init__(self, width: int, height: int) -> None:
         from OpenGL import EGL
-
-        self.egl = EGL
         from OpenGL.error import GLError
 
+        self.egl = EGL
         self.display = _initialized_display(EGL)
         attributes = [EGL.EGL_SURFACE_TYPE, EGL.EGL_PBUFFER_BIT, EGL.EGL_RENDERABLE_TYPE, EGL.EGL_OPENGL_BIT]
         attributes += [EGL.EGL_RED_SIZE, 8, EGL.EGL_GREEN_SIZE, 8, EGL.EGL_BLUE_SIZE, 8, EGL.EGL_NONE]

@@ -76,10 +76,9 @@ def reserve_standard_descriptors() -> None:
     otherwise the next file opened takes the number, and output meant for standard output would go
     into it. Outputs naming such a descriptor are then refused, as are those naming a descriptor
     that was not open at all when this was first called: a number the process may later open for
-    itself. The processes the command starts
-    inherit them, as they would have the streams: a Python started with one closed may fail (a
-    library's check in a child process, which reads its answer from the child's output, among
-    them)."""
+    itself. The processes the command starts inherit them, as they would have the streams: a Python
+    started with one closed may fail (a library's check in a child process, which reads its answer
+    from the child's output, among them)."""
     global _OPEN_AT_START
     if _OPEN_AT_START is None:
         _OPEN_AT_START = _open_descriptors()
